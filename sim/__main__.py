@@ -1,0 +1,5 @@
+"""``python -m sim`` runs the ``zonesim`` command line."""
+
+from sim.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Statistics, exact solvers and item value."""

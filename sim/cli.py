@@ -1,0 +1,366 @@
+"""The ``zonesim`` command line: parse, call run/analysis/report, print.
+
+Every bad input ends with one line on stderr and exit code 2.
+"""
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import click
+import typer
+
+from sim.content import DEFAULT_DIR, load_content
+from sim.content.loadout import Loadout
+from sim.errors import ZonesimError
+
+app = typer.Typer(
+    help="zonesim: Monte Carlo balance laboratory for dice-driven stalker board games.\n\n"
+         "Start with `zonesim encounter --help`.",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+)
+content_app = typer.Typer(help="Inspect and copy content sets (TOML files of items, monsters, rules).",
+                          no_args_is_help=True)
+app.add_typer(content_app, name="content")
+
+CONTENT_OPTION = typer.Option(None, "--content", help="Content folder to use instead of the shipped default.")
+
+
+class UsageProblem(ZonesimError):
+    """A command-line value that cannot be used."""
+
+
+def _counts(option: str, values: List[str]) -> tuple:
+    """Parse repeated/comma-separated ``ID:COUNT`` values (``ID`` alone means 1)."""
+    out = {}
+    for value in values:
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            item_id, _, count = part.partition(":")
+            try:
+                n = int(count) if count else 1
+            except ValueError:
+                raise UsageProblem(f"{option}: '{part}' is not ID:COUNT; write e.g. {option} stimulator:2") from None
+            out[item_id] = out.get(item_id, 0) + n
+    return tuple(out.items())
+
+
+def _check_healing_kind(content, option, pairs, in_combat):
+    """--stims takes in-combat healing items, --medkits the others (Z-31)."""
+    for item_id, _ in pairs:
+        item = content.items.get(item_id)
+        if item is not None and item.family == "healing" and item["in_combat"] != in_combat:
+            other = "--stims" if item["in_combat"] else "--medkits"
+            raise UsageProblem(f"{option}: '{item_id}' is {'a stimulator' if item['in_combat'] else 'a medkit'}; "
+                               f"give it with {other}")
+
+
+def _set_threads(threads: Optional[int]):
+    """Apply --threads (results do not depend on it)."""
+    if threads is None:
+        return
+    import numba
+
+    top = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= top:
+        raise UsageProblem(f"--threads: {threads}; this machine allows 1..{top}")
+    numba.set_num_threads(threads)
+
+
+def _scenario_title(loadout: Loadout, monsters, strategy_name) -> str:
+    weapon = "+".join([loadout.weapon or "no firearm", *loadout.mods])
+    armour = "/".join(a for a in (loadout.head, loadout.body) if a) or "no armour"
+    kit = ", ".join(f"{n} {i}" for i, n in (*loadout.healing, *loadout.explosives) if n)
+    parts = [loadout.character, weapon, armour] + ([kit] if kit else [])
+    if loadout.escape_item:
+        parts.append(loadout.escape_item)
+    return f"{' · '.join(parts)}  vs  {' + '.join(monsters)}  ({strategy_name})"
+
+
+def _assumptions(content, loadout: Loadout, monsters) -> list:
+    """The [A] content values this fight rests on."""
+    used = {loadout.character, *monsters, *loadout.cards()}
+    return [a for a in content.assumed_fields()
+            if a.startswith(("rules.toml: fight.", "rules.toml: stalker.base_hp"))
+            or a.split(": ", 1)[1].split(".")[0] in used]
+
+
+@app.command()
+def encounter(
+    monster: List[str] = typer.Option(..., "--monster", "-m", help="Monster id; repeat for a group fought at once."),
+    character: str = typer.Option("novice", help="Character type (novice, verzila, doktor, mazhor, gromoboi)."),
+    weapon: Optional[str] = typer.Option(None, help="Active firearm id (berdanka, ak47, kvazar); none if omitted."),
+    mods: str = typer.Option("", help="Comma-separated modifiers of that firearm, e.g. rebored,laser_sight."),
+    head: Optional[str] = typer.Option(None, help="Head armour id (helmet, sphere_helmet)."),
+    body: Optional[str] = typer.Option(None, help="Body armour id (leather_jacket, vest, exoskeleton)."),
+    stims: List[str] = typer.Option([], help="Stimulators as ID:COUNT, e.g. stimulator:2 (comma list or repeat)."),
+    medkits: List[str] = typer.Option([], help="Medkits as ID:COUNT, used before the fight if HP is low."),
+    explosives: List[str] = typer.Option([], help="Explosives as ID:COUNT, e.g. limonka:2 (at most 10 in all)."),
+    escape_item: Optional[str] = typer.Option(None, help="Escape item id (smoke_bomb, camo_cloak, stealth_generator)."),
+    reputation: Optional[int] = typer.Option(None, help="Reputation for the escape roll (default: the starting one)."),
+    hp: Optional[int] = typer.Option(None, help="HP at the start of the fight (default: full)."),
+    strategy: str = typer.Option("fighter", help="fighter, runner, tactician, or FILE.py:NAME."),
+    trials: Optional[int] = typer.Option(None, help="Fights to simulate [default 1,000,000]; with --target-ci, "
+                                                    "the cap [default 100,000,000]."),
+    seed: int = typer.Option(1, help="Seed; the same seed gives the same numbers on any thread count."),
+    exact: bool = typer.Option(False, "--exact", help="Solve exactly (Markov chain): fighter/runner, one monster, "
+                                                      "no explosives."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and a PNG chart here."),
+    target_ci: Optional[float] = typer.Option(None, help="Add trials until the 95% interval of p_survive is "
+                                                         "narrower than this."),
+    threads: Optional[int] = typer.Option(None, help="Threads to use (default: all cores)."),
+    chunk: int = typer.Option(1 << 20, help="Trials per chunk between progress updates; results do not depend on it."),
+    content: Optional[Path] = CONTENT_OPTION,
+):
+    """How often does a stalker with this loadout survive that fight?
+
+    Example:
+
+      zonesim encounter --monster bloodsucker --weapon ak47 --mods rebored,laser_sight
+      --head helmet --body vest --stims stimulator:2 --trials 1000000 --seed 7
+    """
+    import strategies
+    from sim.run.fight import exact_fight, simulate_fight
+
+    game = load_content(content)
+    loadout = Loadout(
+        character=character, weapon=weapon, mods=tuple(m for m in mods.split(",") if m), head=head, body=body,
+        healing=_counts("--stims", stims) + _counts("--medkits", medkits),
+        explosives=_counts("--explosives", explosives), escape_item=escape_item, reputation=reputation, hp=hp,
+    )
+    _check_healing_kind(game, "--stims", _counts("--stims", stims), True)
+    _check_healing_kind(game, "--medkits", _counts("--medkits", medkits), False)
+    strat = strategies.get(strategy)
+    if target_ci is not None and not 0 < target_ci < 1:
+        raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.002")
+    if chunk < 1:
+        raise UsageProblem(f"--chunk: {chunk}; give at least 1")
+    _set_threads(threads)
+    if exact:
+        result = exact_fight(game, loadout, monster, strat)
+    else:
+        n = trials if trials is not None else (100_000_000 if target_ci else 1_000_000)
+        if n < 1:
+            raise UsageProblem(f"--trials: {n}; give at least 1 trial")
+        result = _with_progress(lambda cb: simulate_fight(
+            game, loadout, monster, strat, trials=n, seed=seed, chunk=chunk, target_ci=target_ci, on_progress=cb,
+        ), n, target_ci, quiet=as_json)
+    title = _scenario_title(loadout, monster, strat.name)
+    assumed = _assumptions(game, loadout, monster)
+    summary = {**result.summary(), "assumed": assumed}
+    if out is not None:
+        _write_encounter(out, game, loadout, monster, strat, result, summary, title)
+    if as_json:
+        print(json.dumps(summary))
+    else:
+        _print_table(title, result, assumed, out)
+
+
+def _with_progress(run, total, target_ci, quiet):
+    """Run with a progress bar on stderr (hidden for --json when not a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal and quiet:
+        return run(None)
+    label = "fights" if target_ci is None else f"fights (until CI < {target_ci})"
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[width]}"),
+                  TimeRemainingColumn(), console=console, transient=True) as bar:
+        task = bar.add_task(label, total=total, width="")
+
+        def update(done, _total, width):
+            bar.update(task, completed=done, width=f"CI width {width:.5f}" if width is not None else "")
+
+        return run(update)
+
+
+def _fmt_p(p: float) -> str:
+    """A probability with enough digits to tell it from 0 or 1."""
+    return f"{p:.6f}" if 0 < p < 1e-3 or 0.999 < p < 1 else f"{p:.4f}"
+
+
+def _print_table(title, result, assumed, out):
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table()
+    for col in ("outcome", "probability", "95% interval"):
+        table.add_column(col, justify="right" if col != "outcome" else "left")
+    for name in ("p_survive", "p_win", "p_draw", "p_escape", "p_death"):
+        lo, hi = result.ci95[name]
+        table.add_row(name[2:], _fmt_p(result.probabilities[name]), f"[{_fmt_p(lo)}, {_fmt_p(hi)}]")
+    console = Console()
+    console.print(title, highlight=False)
+    console.print(table)
+    hp_left = "n/a" if result.mean_hp_left != result.mean_hp_left else f"{result.mean_hp_left:.2f}"
+    console.print(f"mean rounds {result.mean_rounds:.3f} · mean HP left (survivors) {hp_left}")
+    if result.trials:
+        console.print(f"{result.trials:,} fights · seed {result.seed} · {result.elapsed_s:.2f} s · "
+                      f"{result.encounters_per_s:,.0f} fights/s")
+        used = ", ".join(f"{k} {v:.3f}" for k, v in result.items_used.items())
+        if used:
+            console.print(f"items used per fight: {used}")
+    else:
+        console.print("exact (absorbing Markov chain)")
+    if assumed:
+        console.print(f"[dim]rests on {len(assumed)} assumed [A] values (see --json 'assumed')[/dim]")
+    if out:
+        console.print(f"written to {out}/")
+
+
+def _group_assumed(assumed) -> str:
+    """``['items.toml: ak47.dice', ...]`` as ``'ak47 (dice, price); ...'``."""
+    groups = {}
+    for a in assumed:
+        entry, _, field = a.split(": ", 1)[1].rpartition(".")
+        groups.setdefault(entry, []).append(field)
+    return "; ".join(f"{e} ({', '.join(f)})" for e, f in groups.items())
+
+
+def _write_encounter(out, game, loadout, monsters, strat, result, summary, title):
+    """manifest.json, encounter.parquet (tidy metrics), encounter_hist.parquet, charts/encounter.png."""
+    import polars as pl
+
+    from sim.report.charts import fight_chart
+    from sim.run.results import manifest, write_json, write_parquet, atomic_write
+
+    scenario = {
+        "character": loadout.character, "weapon": loadout.weapon or "", "mods": ",".join(loadout.mods),
+        "head": loadout.head or "", "body": loadout.body or "",
+        "healing": ",".join(f"{i}:{n}" for i, n in loadout.healing),
+        "explosives": ",".join(f"{i}:{n}" for i, n in loadout.explosives),
+        "escape_item": loadout.escape_item or "", "reputation": loadout.reputation,
+        "monsters": ",".join(monsters), "strategy": strat.name,
+    }
+    rows = [{"metric": k, "value": result.probabilities[k], "ci_lo": result.ci95[k][0], "ci_hi": result.ci95[k][1]}
+            for k in result.probabilities]
+    rows += [{"metric": "mean_rounds", "value": result.mean_rounds, "ci_lo": None, "ci_hi": None},
+             {"metric": "mean_hp_left", "value": result.mean_hp_left, "ci_lo": None, "ci_hi": None}]
+    rows += [{"metric": f"used_per_fight:{k}", "value": v, "ci_lo": None, "ci_hi": None}
+             for k, v in result.items_used.items()]
+    metrics = pl.DataFrame(rows, schema={"metric": pl.Utf8, "value": pl.Float64, "ci_lo": pl.Float64,
+                                         "ci_hi": pl.Float64})
+    metrics = metrics.with_columns(
+        *(pl.lit(v).alias(k) for k, v in scenario.items()),
+        pl.lit(result.trials, dtype=pl.Int64).alias("trials"),
+        pl.lit(result.seed, dtype=pl.Int64).alias("seed"),
+    )
+    files = ["manifest.json", "encounter.parquet", "charts/encounter.png"]
+    write_parquet(out / "encounter.parquet", metrics)
+    if result.trials:
+        hist = pl.DataFrame({
+            "kind": ["hp_left"] * result.hp_hist.size + ["rounds"] * result.rounds_hist.size,
+            "value": list(range(result.hp_hist.size)) + list(range(result.rounds_hist.size)),
+            "count": [int(c) for c in result.hp_hist] + [int(c) for c in result.rounds_hist],
+        })
+        write_parquet(out / "encounter_hist.parquet", hist)
+        files.append("encounter_hist.parquet")
+    provenance = (f"{'exact solution' if not result.trials else f'{result.trials:,} fights, seed {result.seed}'}"
+                  f" · content {game.digest[:12]} · rests on assumed [A] values of: "
+                  + (_group_assumed(summary["assumed"]) or "none"))
+    atomic_write(out / "charts" / "encounter.png", lambda p: fight_chart(result, title, provenance, p))
+    write_json(out / "manifest.json", manifest(
+        sys.argv, seed=result.seed, trials=result.trials, exact=result.trials is None,
+        content_dir=str(game.directory), content_hash=game.digest,
+        strategy={"name": strat.name, "params": dict(zip(strat.param_names, strat.params.tolist()))},
+        scenario=scenario, elapsed_s=result.elapsed_s, summary=summary, files=files,
+    ))
+
+
+@app.command()
+def validate(directory: Optional[Path] = typer.Argument(None, help="Content folder (default: the shipped one).")):
+    """Check a content set; print one line per problem found (the first one), exit 2 if any.
+
+    Example:  zonesim validate my_content/
+    """
+    game = load_content(directory)
+    print(f"{game.directory}: ok · {len(game.characters)} characters, {len(game.monsters)} monsters, "
+          f"{len(game.items)} items · {len(game.assumed_fields())} assumed [A] values · hash {game.digest[:12]}")
+
+
+@content_app.command("init")
+def content_init(directory: Path = typer.Argument(..., help="New folder to create with the default content.")):
+    """Copy the shipped default content into DIRECTORY to edit it.
+
+    Example:  zonesim content init my_content && zonesim validate my_content
+    """
+    if directory.exists() and any(directory.iterdir()):
+        raise UsageProblem(f"{directory}: exists and is not empty; choose a new folder")
+    shutil.copytree(DEFAULT_DIR, directory, dirs_exist_ok=True)
+    print(f"{directory}: default content copied; edit the TOML files, then `zonesim validate {directory}`")
+
+
+@content_app.command("path")
+def content_path():
+    """Print the folder of the shipped default content."""
+    print(DEFAULT_DIR)
+
+
+@app.command("strategies")
+def list_strategies():
+    """List the built-in strategies with their parameters.
+
+    Your own: write a file with a `Strategy` (see README) and pass --strategy FILE.py:NAME.
+    """
+    import strategies
+
+    for s in strategies.BUILT_IN.values():
+        params = ", ".join(f"{n}={v:g}" for n, v in zip(s.param_names, s.params)) or "no parameters"
+        print(f"{s.name:10s} {s.description} ({params})")
+
+
+@app.command()
+def skill(
+    attribute: int = typer.Option(..., help="The tested attribute's value."),
+    target: int = typer.Option(..., help="The score to reach (K-01)."),
+    modifiers: int = typer.Option(0, help="Sum of modifiers."),
+    trials: int = typer.Option(1_000_000, help="Tests to simulate beside the exact answer."),
+    seed: int = typer.Option(1, help="Seed."),
+    content: Optional[Path] = CONTENT_OPTION,
+):
+    """Chance to pass a skill test (K-01..K-03): exact and simulated.
+
+    Example:  zonesim skill --attribute 2 --target 8
+    """
+    from sim.analysis.exact import skill_pass_probability
+    from sim.analysis.stats import wilson
+    from sim.run.skill import simulate_skill
+
+    if trials < 1:
+        raise UsageProblem(f"--trials: {trials}; give at least 1 trial")
+    extra_one_fails = load_content(content).rules["skill"]["extra_one_fails"]
+    p = skill_pass_probability(attribute + modifiers, target, extra_one_fails)
+    passed = simulate_skill(attribute, modifiers, target, extra_one_fails, trials, seed)
+    lo, hi = wilson(passed, trials)
+    print(f"exact {p:.6f} · simulated {passed / trials:.6f} [{lo:.6f}, {hi:.6f}] over {trials:,} tests")
+
+
+# typer may vendor its own copy of click: catch both families of parse errors
+_PARSE_ERRORS = tuple({click.ClickException, getattr(typer, "TyperException", click.ClickException)})
+
+
+def main(argv=None):
+    """Entry point: run the app; turn every bad input into one stderr line and exit 2."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except ZonesimError as exc:
+        _fail(str(exc))
+    except _PARSE_ERRORS as exc:
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        _fail(exc.format_message().replace("\n", " ") + hint)
+    except (click.exceptions.Exit, typer.Exit) as exc:
+        return exc.exit_code
+    except (click.Abort, typer.Abort):
+        _fail("aborted")
+    except OSError as exc:  # unreadable or unwritable paths
+        _fail(f"{exc.filename or ''}: {exc.strerror or exc}")
+    return 0
+
+
+def _fail(message: str):
+    print(f"zonesim: error: {message}", file=sys.stderr)
+    sys.exit(2)

@@ -1,0 +1,201 @@
+"""Load and validate a content set (a folder of TOML files) into frozen, typed entries.
+
+Every problem raises ``ContentError`` with one line naming the file, the entry,
+the field and the fix.
+"""
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from sim.content import schema
+from sim.errors import ZonesimError
+
+DEFAULT_DIR = Path(__file__).parent / "default"
+
+
+class ContentError(ZonesimError):
+    """A content file that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One character, monster or item: its id, family and validated fields."""
+
+    id: str
+    family: str
+    file: str
+    fields: MappingProxyType
+    assumed: frozenset
+
+    def __getitem__(self, field):
+        return self.fields[field]
+
+    @property
+    def name(self):
+        return self.fields.get("name", self.id)
+
+
+@dataclass(frozen=True)
+class Content:
+    """A validated content set. Entries keep their file order."""
+
+    directory: Path
+    digest: str
+    rules: MappingProxyType
+    characters: MappingProxyType
+    monsters: MappingProxyType
+    items: MappingProxyType
+
+    def family(self, family):
+        """The items of one family (``firearms``, ``healing``, ...) in file order."""
+        return [e for e in self.items.values() if e.family == family]
+
+    def assumed_fields(self):
+        """Every ``file: entry.field`` whose value is an assumed default [A]."""
+        out = [f"rules.toml: {t}.{f}" for t, v in self.rules.items() for f in v["assumed"]]
+        for group in (self.characters, self.monsters, self.items):
+            out += [f"{e.file}: {e.id}.{f}" for e in group.values() for f in sorted(e.assumed)]
+        return out
+
+
+def _check_field(where, field, value, spec, known):
+    """Validate one field against its ``(kind, required, low)`` spec."""
+    kind, _, low = spec
+    if isinstance(kind, tuple) and kind[0] == "ref":
+        if value not in known.get(kind[1], ()):
+            raise ContentError(
+                f"{where}.{field}: unknown {kind[1][:-1]} '{value}'; "
+                f"use one of: {', '.join(known.get(kind[1], ())) or 'none defined'}"
+            )
+        return value
+    if isinstance(kind, tuple):
+        if value not in kind:
+            raise ContentError(f"{where}.{field}: '{value}' is not allowed; use one of: {', '.join(kind)}")
+        return value
+    python_type = {"int": int, "float": (int, float), "bool": bool, "str": str}[kind]
+    if isinstance(value, bool) and kind != "bool" or not isinstance(value, python_type):
+        raise ContentError(f"{where}.{field}: expected {kind}, got {type(value).__name__} {value!r}")
+    if low is not None and value < low:
+        raise ContentError(f"{where}.{field}: {value} is below the minimum {low}; use a value >= {low}")
+    return float(value) if kind == "float" else value
+
+
+def _entry(path, family, entry_id, table, fields, known, label=None):
+    """Validate one TOML table (at ``path``; shown as ``label``, default the id) into an ``Entry``."""
+    where = f"{path}: {label or entry_id}"
+    if not isinstance(table, dict):
+        raise ContentError(f"{where}: expected a table [{entry_id}], got a {type(table).__name__}")
+    out = {}
+    for field, value in table.items():
+        if field == "assumed":
+            continue
+        if field not in fields:
+            raise ContentError(f"{where}.{field}: unknown field; known fields: {', '.join(sorted(fields))}")
+        out[field] = _check_field(where, field, value, fields[field], known)
+    for field, (_, required, _) in fields.items():
+        if required and field not in out:
+            raise ContentError(f"{where}.{field}: missing required field; add `{field} = ...`")
+    assumed = table.get("assumed", [])
+    if not isinstance(assumed, list) or any(a not in fields for a in assumed):
+        raise ContentError(f"{where}.assumed: must list field names of this entry, got {assumed!r}")
+    return Entry(entry_id, family, Path(path).name, MappingProxyType(out), frozenset(assumed))
+
+
+def _read(directory, name):
+    """Parse one TOML file, turning decode errors into one-line ContentErrors."""
+    path = directory / name
+    if not path.is_file():
+        raise ContentError(f"{path}: missing; copy it from the defaults with `zonesim content init DIR`")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(f"{path}: malformed TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ContentError(f"{path}: not UTF-8 text: {exc}") from None
+
+
+def _rules(raw, path):
+    """Validate rules.toml."""
+    rules = {}
+    for section, fields in schema.RULES.items():
+        table = raw.get(section)
+        if not isinstance(table, dict):
+            raise ContentError(f"{path}: [{section}]: missing section; copy it from the default rules.toml")
+        entry = _entry(path, "rules", section, table, fields, {})
+        rules[section] = MappingProxyType({**entry.fields, "assumed": tuple(sorted(entry.assumed))})
+    for section in raw:
+        if section not in schema.RULES:
+            raise ContentError(f"{path}: [{section}]: unknown section; known: {', '.join(schema.RULES)}")
+    return MappingProxyType(rules)
+
+
+def _items(raw, rules, path):
+    """Validate items.toml: families, unique ids, the modifier cap (Z-21)."""
+    known = {}
+    items = {}
+    for family in raw:
+        if family not in schema.ITEM_FAMILIES:
+            raise ContentError(
+                f"{path}: [{family}]: unknown item family; known: {', '.join(schema.ITEM_FAMILIES)}"
+            )
+    for family, fields in schema.ITEM_FAMILIES.items():
+        for item_id, table in raw.get(family, {}).items():
+            if item_id in items:
+                raise ContentError(
+                    f"{path}: {family}.{item_id}: id already used in [{items[item_id].family}]; ids must be unique"
+                )
+            entry = _entry(path, family, item_id, table, fields, known, label=f"{family}.{item_id}")
+            defaults = {"deck": rules["market"]["default_deck"]}
+            if family == "avoidance":
+                defaults["always"] = False
+            items[item_id] = Entry(
+                item_id, family, "items.toml", MappingProxyType({**defaults, **entry.fields}), entry.assumed
+            )
+        known[family] = [i for i, e in items.items() if e.family == family]
+    cap = rules["fight"]["modifier_cap"]
+    for firearm in known["firearms"]:
+        total = sum(e["bonus"] for e in items.values() if e.family == "modifiers" and e["firearm"] == firearm)
+        if total > cap:
+            raise ContentError(
+                f"{path}: firearms.{firearm}: its modifiers total +{total}, above the cap +{cap} (Z-21); "
+                f"lower a modifier's bonus or [fight] modifier_cap"
+            )
+    return MappingProxyType(items)
+
+
+def _digest(directory):
+    """sha256 of the content files, for manifests."""
+    h = hashlib.sha256()
+    for name in schema.FILES:
+        h.update(name.encode())
+        h.update((directory / name).read_bytes())
+    return h.hexdigest()
+
+
+def load_content(directory=None) -> Content:
+    """Load and validate the content set in ``directory`` (default: the shipped one)."""
+    directory = Path(directory) if directory is not None else DEFAULT_DIR
+    if not directory.is_dir():
+        raise ContentError(f"{directory}: content folder not found; create one with `zonesim content init {directory}`")
+    rules = _rules(_read(directory, "rules.toml"), directory / "rules.toml")
+    base_hp = rules["stalker"]["base_hp"]
+    characters = {}
+    for cid, table in _read(directory, "characters.toml").items():
+        e = _entry(directory / "characters.toml", "characters", cid, table, schema.CHARACTER, {})
+        fields = {"max_hp": base_hp, "heal_bonus": 0, "money_bonus": 0, "damage_bonus": 0, **e.fields}
+        characters[cid] = Entry(cid, "characters", e.file, MappingProxyType(fields), e.assumed)
+    monsters = {}
+    for mid, table in _read(directory, "monsters.toml").items():
+        e = _entry(directory / "monsters.toml", "monsters", mid, table, schema.MONSTER, {})
+        fields = {"trophy_price": e["hp"] * rules["market"]["trophy_price_per_hp"], **e.fields}
+        monsters[mid] = Entry(mid, "monsters", e.file, MappingProxyType(fields), e.assumed)
+    if not characters:
+        raise ContentError(f"{directory / 'characters.toml'}: defines no character; add at least one [id] table")
+    items = _items(_read(directory, "items.toml"), rules, directory / "items.toml")
+    return Content(
+        directory, _digest(directory), rules,
+        MappingProxyType(characters), MappingProxyType(monsters), items,
+    )

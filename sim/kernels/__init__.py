@@ -1,0 +1,1 @@
+"""numba kernels: pure functions of arrays and scalars (rng, dice, fights)."""

@@ -1,0 +1,343 @@
+"""The dice fight: one stalker against one or more monsters (Z-08, Z-15..Z-24,
+Z-31..Z-33, Z-37, Z-38).
+
+A fight's whole state is one ``int64`` array, the *view*, that strategies read.
+Its header slots are the constants below; three blocks follow, at the offsets
+stored in ``HEAL0``, ``EXPL0`` and ``MON0``:
+
+- healing, ``HEAL_SLOTS`` per type in content order: carried count, heal per use
+  (the item's heal plus the character's bonus, Z-03), 1 if usable in combat (Z-31);
+- explosives, ``EXPL_SLOTS`` per type in content order: carried count, dice;
+- monsters, ``MON_SLOTS`` each in fight order: hp, max hp, dice, bonus, defence;
+- scratch, ``2 * n_heal`` slots the kernel's own helpers may overwrite (at ``SCRATCH0``).
+
+Randomness per trial: stream ``STALKER`` for the stalker's attack dice,
+``MONSTER`` for every monster's attack dice, ``ESCAPE`` for the escape roll.
+"""
+
+import numpy as np
+from numba import njit, prange, types
+
+from sim.kernels.rng import STATE_SIZE, die, mix, roll, start_stream, trial_base
+
+# --- view header slots
+HP, MAX_HP, ROUND, DEFENCE = 0, 1, 2, 3
+FIREARM_DICE, FIREARM_BONUS, EXPLOSIVE_BONUS, HEAL_BONUS = 4, 5, 6, 7
+REPUTATION, ESCAPE_AUTO_MAX, MAX_ROUNDS, IN_COMBAT = 8, 9, 10, 11
+N_HEAL, N_EXPL, N_MON, N_ALIVE, TARGET = 12, 13, 14, 15, 16
+HEAL0, EXPL0, MON0, SCRATCH0 = 17, 18, 19, 20
+HEALS_LEFT, STIMS_LEFT, EXPL_LEFT = 21, 22, 23  # carried healing items, in-combat ones, explosives
+RESERVE = 24  # HP the carried in-combat healing items could restore (Z-08)
+HEADER = 25
+HEAL_SLOTS, EXPL_SLOTS, MON_SLOTS = 3, 2, 5
+# offsets inside a block entry
+H_COUNT, H_HEAL, H_IN_COMBAT = 0, 1, 2
+E_COUNT, E_DICE = 0, 1
+M_HP, M_MAX_HP, M_DICE, M_BONUS, M_DEFENCE = 0, 1, 2, 3, 4
+
+# --- outcomes, in the order of the ``counts`` aggregate
+WIN, DRAW, ESCAPE, DEATH = 0, 1, 2, 3
+OUTCOMES = ("win", "draw", "escape", "death")
+
+# --- random stream purposes
+STALKER, MONSTER, ESCAPE_ROLL = 0, 1, 2
+N_STREAMS = 3
+TRIAL_BASE = STATE_SIZE * N_STREAMS  # slot of ``rng`` holding the trial's key base
+
+FIREARM = -1
+NONE = -1
+
+DECISION = types.int64(types.int64[::1], types.float64[::1])
+"""Every fight decision: ``decide(view, params) -> int``.
+
+- ``escape``: nonzero to try the escape roll before the first round (Z-33).
+- ``target``: index of the living monster to attack.
+- ``weapon``: ``FIREARM`` (-1) or the index of a carried explosive (Z-18).
+- ``heal``: index of a healing item to use now, or ``NONE`` to stop; asked
+  before the fight (``view[IN_COMBAT] == 0``, medkits allowed) and at the start
+  of each round (stimulators only, Z-31).
+- ``rescue``: index of the stimulator to use at a death check (Z-08); asked
+  until HP >= 1. An invalid answer falls back to ``fewest_rescue_pick``.
+"""
+DecisionType = types.FunctionType(DECISION)
+
+
+def view_size(n_heal, n_expl, n_mon):
+    """Length of a view with these block sizes."""
+    return HEADER + (HEAL_SLOTS + 2) * n_heal + EXPL_SLOTS * n_expl + MON_SLOTS * n_mon
+
+
+# --- small view helpers, shared with strategies
+
+
+@njit(inline="always", cache=True)
+def heal_slot(view, i):
+    """Offset of healing type ``i`` in the view."""
+    return view[HEAL0] + HEAL_SLOTS * i
+
+
+@njit(inline="always", cache=True)
+def expl_slot(view, e):
+    """Offset of explosive type ``e`` in the view."""
+    return view[EXPL0] + EXPL_SLOTS * e
+
+
+@njit(inline="always", cache=True)
+def mon_slot(view, m):
+    """Offset of monster ``m`` in the view."""
+    return view[MON0] + MON_SLOTS * m
+
+
+@njit(inline="always", cache=True)
+def rescue_reserve(view):
+    """Total HP the carried in-combat healing items could restore (Z-08)."""
+    return view[RESERVE]
+
+
+@njit(inline="always", cache=True)
+def fewest_rescue_pick(view):
+    """The stimulator to use next at a death check (Z-08): of the multisets of
+    carried in-combat healing items that bring HP to >= 1, the fewest items,
+    then the smallest total heal, then the most of the earlier items; its
+    smallest item (earliest on ties). ``NONE`` if no multiset suffices.
+
+    Works in the view's scratch block (two counters per healing type), so a
+    death check allocates nothing.
+    """
+    n = view[N_HEAL]
+    need = 1 - view[HP]
+    single = NONE  # fast path: the smallest item that is enough alone is the answer
+    for i in range(n):
+        o = heal_slot(view, i)
+        if view[o + H_COUNT] > 0 and view[o + H_IN_COMBAT] != 0 and view[o + H_HEAL] >= need:
+            if single == NONE or view[o + H_HEAL] < view[heal_slot(view, single) + H_HEAL]:
+                single = i
+    if single != NONE:
+        return single
+    trial, best = view[SCRATCH0], view[SCRATCH0] + n
+    for i in range(n):
+        view[trial + i] = 0
+        view[best + i] = -1
+    best_items, best_total = 1 << 40, 1 << 40
+    while True:
+        items, total = 0, 0
+        for i in range(n):
+            items += view[trial + i]
+            total += view[trial + i] * view[heal_slot(view, i) + H_HEAL]
+        if total >= need:
+            better = items < best_items or (items == best_items and total < best_total)
+            if items == best_items and total == best_total:
+                for i in range(n):
+                    if view[trial + i] != view[best + i]:
+                        better = view[trial + i] > view[best + i]
+                        break
+            if better:
+                for i in range(n):
+                    view[best + i] = view[trial + i]
+                best_items, best_total = items, total
+        # next composition (mixed radix over carried in-combat counts)
+        i = 0
+        while i < n:
+            o = heal_slot(view, i)
+            cap = view[o + H_COUNT] if view[o + H_IN_COMBAT] != 0 else 0
+            if view[trial + i] < cap:
+                view[trial + i] += 1
+                break
+            view[trial + i] = 0
+            i += 1
+        if i == n:
+            break
+    pick = NONE
+    for i in range(n):
+        if view[best + i] > 0 and (pick == NONE or view[heal_slot(view, i) + H_HEAL] < view[heal_slot(view, pick) + H_HEAL]):
+            pick = i
+    return pick
+
+
+# --- the fight itself
+
+
+@njit(inline="always", cache=True)
+def _use_heal(view, i, used):
+    """Spend one healing item ``i``; HP stops at max (Z-31)."""
+    o = heal_slot(view, i)
+    view[o + H_COUNT] -= 1
+    view[HEALS_LEFT] -= 1
+    if view[o + H_IN_COMBAT] != 0:
+        view[STIMS_LEFT] -= 1
+        view[RESERVE] -= view[o + H_HEAL]
+    view[HP] = min(view[MAX_HP], view[HP] + view[o + H_HEAL])
+    used[i] += 1
+
+
+@njit(inline="always", cache=True)
+def _can_heal(view):
+    """True if a carried healing item may be used now and could add HP (Z-31:
+    healing stops at max HP, so at full health any use is wasted)."""
+    if view[HP] >= view[MAX_HP]:
+        return False
+    return view[STIMS_LEFT] > 0 if view[IN_COMBAT] != 0 else view[HEALS_LEFT] > 0
+
+
+@njit(inline="always", cache=True)
+def _heal_phase(view, params, heal, used):
+    """Heal by choice: medkits only out of combat, stimulators any time (Z-31).
+    The strategy is asked only while some item could be used."""
+    while _can_heal(view):
+        i = heal(view, params)
+        if i < 0 or i >= view[N_HEAL]:
+            return
+        o = heal_slot(view, i)
+        if view[o + H_COUNT] <= 0 or (view[IN_COMBAT] != 0 and view[o + H_IN_COMBAT] == 0):
+            return
+        _use_heal(view, i, used)
+
+
+@njit(inline="always", cache=True)
+def _death_check(view, params, rescue, used):
+    """Z-08: at HP <= 0 the stalker dies unless his stimulators can bring HP to
+    >= 1; then the strategy spends them one at a time until they do. True if dead."""
+    if view[HP] + rescue_reserve(view) < 1:
+        return True
+    while view[HP] < 1:
+        i = rescue(view, params)
+        valid = 0 <= i < view[N_HEAL]
+        if valid:
+            o = heal_slot(view, i)
+            valid = view[o + H_COUNT] > 0 and view[o + H_IN_COMBAT] != 0
+        if not valid:
+            i = fewest_rescue_pick(view)
+        _use_heal(view, i, used)
+    return False
+
+
+@njit(inline="always", cache=True)
+def _stalker_attack(view, params, rng, target, weapon, used):
+    """Z-15..Z-21, Z-38: one attack on the chosen monster, firearm or one explosive."""
+    t = target(view, params) if view[N_ALIVE] > 1 else -1
+    if t < 0 or t >= view[N_MON] or view[mon_slot(view, t) + M_HP] <= 0:
+        t = 0
+        while view[mon_slot(view, t) + M_HP] <= 0:
+            t += 1
+    view[TARGET] = t
+    w = weapon(view, params) if view[EXPL_LEFT] > 0 else FIREARM
+    if w != FIREARM and (w < 0 or w >= view[N_EXPL] or view[expl_slot(view, w) + E_COUNT] <= 0):
+        w = FIREARM
+    if w == FIREARM:
+        if view[FIREARM_DICE] == 0:
+            return
+        damage = roll(rng, STALKER, view[FIREARM_DICE], 6) + view[FIREARM_BONUS]
+    else:
+        o = expl_slot(view, w)
+        view[o + E_COUNT] -= 1
+        view[EXPL_LEFT] -= 1
+        used[view[N_HEAL] + w] += 1
+        damage = roll(rng, STALKER, view[o + E_DICE], 6) + view[EXPLOSIVE_BONUS]
+    m = mon_slot(view, t)
+    damage -= view[m + M_DEFENCE]
+    if damage > 0:
+        view[m + M_HP] -= damage
+        if view[m + M_HP] <= 0:
+            view[N_ALIVE] -= 1
+
+
+@njit(inline="always", cache=True)
+def fight_once(view, params, rng, escape, target, weapon, heal, rescue, used):
+    """Resolve one fight on a freshly reset ``view``; returns the outcome code.
+    ``view[ROUND]`` ends as the rounds fought (0 for an escape), ``view[HP]``
+    as the HP left."""
+    view[IN_COMBAT] = 0
+    _heal_phase(view, params, heal, used)
+    if escape(view, params) != 0:  # Z-33
+        rep = view[REPUTATION]
+        if rep <= view[ESCAPE_AUTO_MAX]:
+            return ESCAPE
+        start_stream(rng, ESCAPE_ROLL, rng[TRIAL_BASE], ESCAPE_ROLL)  # keyed only when rolled
+        if die(rng, ESCAPE_ROLL, 6) >= rep:
+            return ESCAPE
+    view[IN_COMBAT] = 1
+    for r in range(1, view[MAX_ROUNDS] + 1):  # Z-38
+        view[ROUND] = r
+        _heal_phase(view, params, heal, used)
+        _stalker_attack(view, params, rng, target, weapon, used)
+        if view[N_ALIVE] == 0:
+            return WIN
+        for m in range(view[N_MON]):
+            o = mon_slot(view, m)
+            if view[o + M_HP] <= 0:
+                continue
+            damage = roll(rng, MONSTER, view[o + M_DICE], 6) + view[o + M_BONUS] - view[DEFENCE]
+            if damage > 0:  # Z-23
+                view[HP] -= damage
+                if view[HP] <= 0 and _death_check(view, params, rescue, used):
+                    return DEATH
+    return DRAW
+
+
+@njit(inline="always", cache=True)
+def _reset(view, template):
+    """Restore the mutable slots of ``view`` from ``template``."""
+    view[HP] = template[HP]
+    view[ROUND] = 0
+    view[IN_COMBAT] = 0
+    view[N_ALIVE] = template[N_MON]
+    view[TARGET] = 0
+    view[HEALS_LEFT] = template[HEALS_LEFT]
+    view[STIMS_LEFT] = template[STIMS_LEFT]
+    view[EXPL_LEFT] = template[EXPL_LEFT]
+    view[RESERVE] = template[RESERVE]
+    for i in range(template[N_HEAL]):
+        o = heal_slot(template, i)
+        view[o] = template[o]
+    for e in range(template[N_EXPL]):
+        o = expl_slot(template, e)
+        view[o] = template[o]
+    for m in range(template[N_MON]):
+        o = mon_slot(template, m)
+        view[o] = template[o]
+
+
+BLOCK = 4096
+"""Trials per parallel block; the sums do not depend on it."""
+
+_RUN_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1],
+    DecisionType, DecisionType, DecisionType, DecisionType, DecisionType,
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+)
+
+
+@njit(_RUN_SIG, parallel=True, cache=True)
+def run_fights(seed, trial_start, n_trials, template, params,
+               escape, target, weapon, heal, rescue,
+               counts, rounds_hist, hp_hist, used):
+    """Fight trials ``trial_start .. trial_start + n_trials - 1`` and add their
+    aggregates to ``counts`` (by outcome), ``rounds_hist`` (rounds fought),
+    ``hp_hist`` (HP left, deaths at 0) and ``used`` (healing items, then
+    explosives). Integer sums: identical for any thread count or chunking."""
+    n_blocks = (n_trials + BLOCK - 1) // BLOCK
+    c_b = np.zeros((n_blocks, counts.size), np.int64)
+    r_b = np.zeros((n_blocks, rounds_hist.size), np.int64)
+    h_b = np.zeros((n_blocks, hp_hist.size), np.int64)
+    u_b = np.zeros((n_blocks, used.size), np.int64)
+    seed_mixed = mix(np.uint64(seed))
+    for b in prange(n_blocks):
+        view = template.copy()
+        rng = np.zeros(TRIAL_BASE + 1, np.uint64)
+        u_row = u_b[b]
+        first = trial_start + b * BLOCK
+        last = min(trial_start + n_trials, first + BLOCK)
+        for trial in range(first, last):
+            _reset(view, template)
+            base = trial_base(seed_mixed, trial)
+            rng[TRIAL_BASE] = base
+            start_stream(rng, STALKER, base, STALKER)
+            start_stream(rng, MONSTER, base, MONSTER)
+            outcome = fight_once(view, params, rng, escape, target, weapon, heal, rescue, u_row)
+            c_b[b, outcome] += 1
+            r_b[b, view[ROUND]] += 1
+            h_b[b, max(0, view[HP])] += 1
+    counts += c_b.sum(axis=0)
+    rounds_hist += r_b.sum(axis=0)
+    hp_hist += h_b.sum(axis=0)
+    used += u_b.sum(axis=0)

@@ -1,0 +1,1 @@
+"""Plain-Python reference implementations, slow and obvious, used by tests and benchmarks."""

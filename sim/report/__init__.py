@@ -1,0 +1,1 @@
+"""Charts and reports (matplotlib, no display needed)."""

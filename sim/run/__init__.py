@@ -1,0 +1,1 @@
+"""Running scenarios: compile content to kernel inputs, chunk, seed, aggregate."""

@@ -1,0 +1,210 @@
+"""Fight scenarios: loadout + monsters + strategy -> kernel runs -> ``FightResult``."""
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.analysis.exact import solve_fight
+from sim.analysis.stats import wilson
+from sim.content import Content
+from sim.content.loadout import Loadout, LoadoutError, check_monsters
+from sim.kernels import fight as K
+
+PROBABILITIES = ("p_survive", "p_win", "p_draw", "p_escape", "p_death")
+
+
+def fight_template(content: Content, loadout: Loadout, monsters) -> tuple[np.ndarray, list]:
+    """The kernel's starting view for this fight, and the labels of its ``used``
+    counters (healing ids, then explosive ids, in content order)."""
+    loadout.validate(content)
+    monsters = check_monsters(content, monsters)
+    character = content.characters[loadout.character]
+    healing, explosives = content.family("healing"), content.family("explosives")
+    fight_rules = content.rules["fight"]
+    view = np.zeros(K.view_size(len(healing), len(explosives), len(monsters)), np.int64)
+    max_hp = character["max_hp"]  # Z-02
+    view[K.MAX_HP] = max_hp
+    view[K.HP] = loadout.hp if loadout.hp is not None else max_hp
+    view[K.DEFENCE] = sum(content.items[a]["defence"] for a in (loadout.head, loadout.body) if a)  # Z-23, Z-24
+    damage_bonus = character["damage_bonus"]  # Z-05, Z-19
+    if loadout.weapon:
+        view[K.FIREARM_DICE] = content.items[loadout.weapon]["dice"]  # Z-15, Z-16
+        mods = sum(content.items[m]["bonus"] for m in loadout.mods)
+        view[K.FIREARM_BONUS] = min(fight_rules["modifier_cap"], mods) + damage_bonus  # Z-21
+    view[K.EXPLOSIVE_BONUS] = damage_bonus
+    view[K.HEAL_BONUS] = character["heal_bonus"]  # Z-03
+    reputation = loadout.reputation if loadout.reputation is not None else content.rules["stalker"]["start_reputation"]
+    reduction = content.items[loadout.escape_item]["reputation"] if loadout.escape_item else 0
+    view[K.REPUTATION] = max(0, reputation + reduction)  # Z-32
+    view[K.ESCAPE_AUTO_MAX] = fight_rules["escape_auto_max"]
+    view[K.MAX_ROUNDS] = fight_rules["max_rounds"]
+    view[K.N_HEAL], view[K.N_EXPL], view[K.N_MON] = len(healing), len(explosives), len(monsters)
+    view[K.N_ALIVE] = len(monsters)
+    view[K.HEAL0] = K.HEADER
+    view[K.EXPL0] = K.HEADER + K.HEAL_SLOTS * len(healing)
+    view[K.MON0] = view[K.EXPL0] + K.EXPL_SLOTS * len(explosives)
+    view[K.SCRATCH0] = view[K.MON0] + K.MON_SLOTS * len(monsters)
+    carried = loadout.cards()
+    for i, item in enumerate(healing):
+        o = view[K.HEAL0] + K.HEAL_SLOTS * i
+        view[o + K.H_COUNT] = carried.get(item.id, 0)
+        view[o + K.H_HEAL] = item["heal"] + character["heal_bonus"]
+        view[o + K.H_IN_COMBAT] = int(item["in_combat"])
+    for e, item in enumerate(explosives):
+        o = view[K.EXPL0] + K.EXPL_SLOTS * e
+        view[o + K.E_COUNT] = carried.get(item.id, 0)
+        view[o + K.E_DICE] = item["dice"]
+    view[K.HEALS_LEFT] = sum(carried.get(item.id, 0) for item in healing)
+    view[K.STIMS_LEFT] = sum(carried.get(item.id, 0) for item in healing if item["in_combat"])
+    view[K.EXPL_LEFT] = sum(carried.get(item.id, 0) for item in explosives)
+    view[K.RESERVE] = sum(carried.get(item.id, 0) * (item["heal"] + character["heal_bonus"])
+                          for item in healing if item["in_combat"])
+    for m, monster_id in enumerate(monsters):
+        monster = content.monsters[monster_id]  # Z-37
+        o = view[K.MON0] + K.MON_SLOTS * m
+        view[o + K.M_HP] = view[o + K.M_MAX_HP] = monster["hp"]
+        view[o + K.M_DICE], view[o + K.M_BONUS] = monster["dice"], monster["bonus"]
+        view[o + K.M_DEFENCE] = monster["defence"]
+    return view, [e.id for e in healing] + [e.id for e in explosives]
+
+
+@dataclass
+class FightResult:
+    """Aggregates of many fights (or the exact answer, with ``trials`` None)."""
+
+    seed: int | None
+    trials: int | None
+    probabilities: dict
+    ci95: dict
+    mean_rounds: float
+    mean_hp_left: float
+    elapsed_s: float
+    rounds_hist: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    hp_hist: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    items_used: dict = field(default_factory=dict)
+
+    @property
+    def encounters_per_s(self):
+        if not self.trials or self.elapsed_s <= 0:
+            return None
+        return self.trials / self.elapsed_s
+
+    def summary(self):
+        """The JSON contract of ``zonesim encounter --json``."""
+        return {
+            **{k: self.probabilities[k] for k in PROBABILITIES},
+            "ci95": {k: list(self.ci95[k]) for k in PROBABILITIES},
+            "mean_rounds": self.mean_rounds,
+            "mean_hp_left": None if math.isnan(self.mean_hp_left) else self.mean_hp_left,
+            "trials": self.trials,
+            "seed": self.seed,
+            "elapsed_s": self.elapsed_s,
+            "encounters_per_s": self.encounters_per_s,
+            "items_used_per_fight": self.items_used,
+        }
+
+
+class FightRun:
+    """Accumulates kernel chunks of one scenario; any chunking gives the same sums."""
+
+    def __init__(self, content, loadout, monsters, strategy, seed):
+        self.template, self.labels = fight_template(content, loadout, monsters)
+        self.strategy, self.seed = strategy, seed
+        self.params = strategy.param_vector()
+        self.counts = np.zeros(len(K.OUTCOMES), np.int64)
+        self.rounds_hist = np.zeros(self.template[K.MAX_ROUNDS] + 1, np.int64)
+        self.hp_hist = np.zeros(self.template[K.MAX_HP] + 1, np.int64)
+        self.used = np.zeros(len(self.labels), np.int64)
+        self.trials = 0
+        self.elapsed = 0.0
+
+    def advance(self, n):
+        """Run the next ``n`` trials (trial indices continue from the last chunk)."""
+        start = time.perf_counter()
+        K.run_fights(self.seed, self.trials, n, self.template, self.params, *self.strategy.decisions(),
+                     self.counts, self.rounds_hist, self.hp_hist, self.used)
+        self.elapsed += time.perf_counter() - start
+        self.trials += n
+
+    def survive_ci_width(self):
+        lo, hi = wilson(self.trials - int(self.counts[K.DEATH]), self.trials)
+        return hi - lo
+
+    def result(self) -> FightResult:
+        n = self.trials
+        win, draw, esc, death = (int(c) for c in self.counts)
+        successes = {"p_survive": n - death, "p_win": win, "p_draw": draw, "p_escape": esc, "p_death": death}
+        survivors = n - death
+        hp_values = np.arange(self.hp_hist.size)
+        return FightResult(
+            seed=self.seed, trials=n,
+            probabilities={k: v / n for k, v in successes.items()},
+            ci95={k: wilson(v, n) for k, v in successes.items()},
+            mean_rounds=float(self.rounds_hist @ np.arange(self.rounds_hist.size)) / n,
+            mean_hp_left=float(self.hp_hist[1:] @ hp_values[1:]) / survivors if survivors else math.nan,
+            elapsed_s=self.elapsed,
+            rounds_hist=self.rounds_hist.copy(), hp_hist=self.hp_hist.copy(),
+            items_used={k: int(v) / n for k, v in zip(self.labels, self.used) if v},
+        )
+
+
+def simulate_fight(content, loadout, monsters, strategy, *, trials, seed, chunk=1 << 20,
+                   target_ci=None, on_progress=None) -> FightResult:
+    """Monte Carlo fights. With ``target_ci`` run chunks until the 95% interval of
+    ``p_survive`` is narrower than it, with ``trials`` as the hard cap."""
+    if trials < 1:
+        raise LoadoutError(f"--trials: {trials}; give at least 1 trial")
+    run = FightRun(content, loadout, monsters, strategy, seed)
+    while run.trials < trials:
+        run.advance(min(chunk, trials - run.trials))
+        if on_progress:
+            on_progress(run.trials, trials, run.survive_ci_width() if target_ci else None)
+        if target_ci is not None and run.survive_ci_width() < target_ci:
+            break
+    return run.result()
+
+
+def exact_fight(content, loadout, monsters, strategy) -> FightResult:
+    """The absorbing-Markov-chain answer (``sim.analysis.exact``) for fighter or runner,
+    one monster, no explosives."""
+    if strategy.name not in ("fighter", "runner"):
+        raise LoadoutError(f"--exact: solves the fighter and runner strategies, not '{strategy.name}'")
+    view, _ = fight_template(content, loadout, monsters)
+    if view[K.N_MON] != 1:
+        raise LoadoutError("--exact: solves one monster; give a single --monster")
+    if any(n for _, n in loadout.explosives):
+        raise LoadoutError("--exact: solves firearm fights; drop --explosives or sample without --exact")
+    params = strategy.param_vector()
+    view[K.IN_COMBAT] = 0
+    while (i := strategy.heal(view, params)) != K.NONE:  # the strategy's own pre-fight heal (Z-31)
+        o = view[K.HEAL0] + K.HEAL_SLOTS * i
+        view[o + K.H_COUNT] -= 1
+        view[K.HP] = min(view[K.MAX_HP], view[K.HP] + view[o + K.H_HEAL])
+    stims = []
+    for i in range(view[K.N_HEAL]):
+        o = view[K.HEAL0] + K.HEAL_SLOTS * i
+        if view[o + K.H_IN_COMBAT] and view[o + K.H_COUNT]:
+            stims.append((int(view[o + K.H_HEAL]), int(view[o + K.H_COUNT])))
+    rep = int(view[K.REPUTATION])
+    p_escape = None
+    if strategy.name == "runner":  # Z-33
+        p_escape = 1.0 if rep <= view[K.ESCAPE_AUTO_MAX] else min(1.0, max(0, 7 - rep) / 6)
+    m = view[K.MON0]
+    start = time.perf_counter()
+    ex = solve_fight(
+        hp=int(view[K.HP]), max_hp=int(view[K.MAX_HP]), defence=int(view[K.DEFENCE]),
+        attack_dice=int(view[K.FIREARM_DICE]), attack_bonus=int(view[K.FIREARM_BONUS]), stims=tuple(stims),
+        monster_hp=int(view[m + K.M_HP]), monster_dice=int(view[m + K.M_DICE]),
+        monster_bonus=int(view[m + K.M_BONUS]), monster_defence=int(view[m + K.M_DEFENCE]),
+        max_rounds=int(view[K.MAX_ROUNDS]), p_escape_roll=p_escape,
+    )
+    probabilities = {"p_survive": ex.p_survive, "p_win": ex.p_win, "p_draw": ex.p_draw,
+                     "p_escape": ex.p_escape, "p_death": ex.p_death}
+    return FightResult(
+        seed=None, trials=None, probabilities=probabilities,
+        ci95={k: (v, v) for k, v in probabilities.items()},
+        mean_rounds=ex.mean_rounds, mean_hp_left=ex.mean_hp_left,
+        elapsed_s=time.perf_counter() - start,
+    )

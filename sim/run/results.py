@@ -1,0 +1,52 @@
+"""Writing run outputs atomically: a killed run never leaves a half-written file."""
+
+import json
+import os
+import platform
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+PACKAGES = ("numpy", "numba", "polars", "matplotlib", "typer")
+
+
+def atomic_write(path: Path, write) -> Path:
+    """Call ``write(tmp_path)`` on a temp file beside ``path``, then rename it into place."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=path.parent)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_json(path: Path, obj) -> Path:
+    """Atomically write ``obj`` as pretty JSON."""
+    return atomic_write(path, lambda p: p.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8"))
+
+
+def write_parquet(path: Path, frame) -> Path:
+    """Atomically write a polars DataFrame as parquet."""
+    return atomic_write(path, lambda p: frame.write_parquet(p))
+
+
+def versions() -> dict:
+    """Python, platform and key package versions, for manifests."""
+    out = {"python": sys.version.split()[0], "platform": platform.platform()}
+    for name in ("zonesim", *PACKAGES):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def manifest(command: list, **fields) -> dict:
+    """The manifest of a run: its command line, versions and the given fields."""
+    return {"command": " ".join(command), **fields, "versions": versions()}
