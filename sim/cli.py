@@ -13,7 +13,7 @@ import click
 import typer
 
 from sim.content import DEFAULT_DIR, load_content
-from sim.content.loadout import Loadout
+from sim.content.loadout import Loadout, check_monsters
 from sim.errors import ZonesimError
 
 app = typer.Typer(
@@ -133,6 +133,8 @@ def encounter(
     _check_healing_kind(game, "--stims", _counts("--stims", stims), True)
     _check_healing_kind(game, "--medkits", _counts("--medkits", medkits), False)
     strat = strategies.get(strategy)
+    loadout.validate(game)
+    check_monsters(game, monster)
     if target_ci is not None and not 0 < target_ci < 1:
         raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.002")
     if chunk < 1:
@@ -263,7 +265,7 @@ def _write_encounter(out, game, loadout, monsters, strat, result, summary, title
                   + (_group_assumed(summary["assumed"]) or "none"))
     atomic_write(out / "charts" / "encounter.png", lambda p: fight_chart(result, title, provenance, p))
     write_json(out / "manifest.json", manifest(
-        sys.argv, seed=result.seed, trials=result.trials, exact=result.trials is None,
+        ["zonesim", *sys.argv[1:]], seed=result.seed, trials=result.trials, exact=result.trials is None,
         content_dir=str(game.directory), content_hash=game.digest,
         strategy={"name": strat.name, "params": dict(zip(strat.param_names, strat.params.tolist()))},
         scenario=scenario, elapsed_s=result.elapsed_s, summary=summary, files=files,
@@ -325,7 +327,7 @@ def skill(
 
     Example:  zonesim skill --attribute 2 --target 8
     """
-    from sim.analysis.exact import skill_pass_probability
+    from sim.analysis.skill import skill_pass_probability
     from sim.analysis.stats import wilson
     from sim.run.skill import simulate_skill
 

@@ -4,6 +4,7 @@
 the ``Strategy`` called ``name`` from a user's file, with no edit to ``sim``.
 """
 
+import hashlib
 import importlib.util
 import sys
 from pathlib import Path
@@ -32,7 +33,8 @@ def get(spec: str) -> Strategy:
     path = Path(path_text)
     if not path.is_file():
         raise StrategyError(f"strategy file '{path}' not found (from --strategy {spec})")
-    module_name = f"zonesim_user_strategy_{abs(hash(path.resolve()))}"
+    # a stable name: numba's disk cache re-imports the module by it in later runs
+    module_name = "zonesim_user_strategy_" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:16]
     module_spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[module_name] = module

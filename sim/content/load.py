@@ -142,7 +142,10 @@ def _items(raw, rules, path):
                 f"{path}: [{family}]: unknown item family; known: {', '.join(schema.ITEM_FAMILIES)}"
             )
     for family, fields in schema.ITEM_FAMILIES.items():
-        for item_id, table in raw.get(family, {}).items():
+        tables = raw.get(family, {})
+        if not isinstance(tables, dict):
+            raise ContentError(f"{path}: {family}: expected tables like [{family}.some_id], got {tables!r}")
+        for item_id, table in tables.items():
             if item_id in items:
                 raise ContentError(
                     f"{path}: {family}.{item_id}: id already used in [{items[item_id].family}]; ids must be unique"
@@ -195,6 +198,14 @@ def load_content(directory=None) -> Content:
     if not characters:
         raise ContentError(f"{directory / 'characters.toml'}: defines no character; add at least one [id] table")
     items = _items(_read(directory, "items.toml"), rules, directory / "items.toml")
+    for group, name in ((monsters, "monsters.toml"), (items, "items.toml")):
+        for other, other_name in ((characters, "characters.toml"), (monsters, "monsters.toml")):
+            if group is other:
+                continue
+            clash = next((i for i in group if i in other), None)
+            if clash:
+                raise ContentError(f"{directory / name}: {clash}: id already used in {other_name}; "
+                                   f"ids must be unique across characters, monsters and items")
     return Content(
         directory, _digest(directory), rules,
         MappingProxyType(characters), MappingProxyType(monsters), items,

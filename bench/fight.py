@@ -1,0 +1,139 @@
+"""Fight benchmark: the numba kernel vs the plain-Python reference, one run.
+
+    python bench/fight.py [--trials 20000000] [--reference-trials 20000]
+
+Scenario: novice, ak47, vest, 2 stimulators vs bloodsucker, strategy fighter.
+Prints encounters per second for both and their ratio, then the RNG limit:
+d6 draws per second the random streams alone produce (scalar, auto-vectorisation
+off, all threads) divided by the d6 an encounter uses, and the kernel's share
+of that limit.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+LOADOUT = {"character": "novice", "weapon": "ak47", "body": "vest", "healing": {"stimulator": 2}}
+MONSTERS = ["bloodsucker"]
+
+
+def rng_draws_per_second(n_per_thread: int) -> float:
+    """d6 per second of the bare streams on all threads (run under NUMBA_LOOP_VECTORIZE=0)."""
+    import numba
+    import numpy as np
+    from numba import njit, prange
+
+    from sim.kernels.rng import STATE_SIZE, die, mix, start_stream, trial_base
+
+    @njit(parallel=True)
+    def draw(n, threads):
+        sums = np.zeros(threads, np.int64)
+        for t in prange(threads):
+            rng = np.zeros(STATE_SIZE, np.uint64)
+            start_stream(rng, 0, trial_base(mix(np.uint64(1)), t), 0)
+            s = 0
+            for _ in range(n):
+                s += die(rng, 0, 6)
+            sums[t] = s
+        return sums
+
+    threads = numba.get_num_threads()
+    draw(1000, threads)
+    start = time.perf_counter()
+    total = draw(n_per_thread, threads).sum()
+    elapsed = time.perf_counter() - start
+    assert 3.4 * n_per_thread * threads < total < 3.6 * n_per_thread * threads
+    return n_per_thread * threads / elapsed
+
+
+def d6_per_encounter(content_dir, trials: int) -> float:
+    """Mean d6 an encounter draws, counted on the reference implementation."""
+    from sim.reference import fight as ref
+
+    count = 0
+    original = ref.Stream.die
+
+    def counting(self, sides):
+        nonlocal count
+        count += 1
+        return original(self, sides)
+
+    ref.Stream.die = counting
+    try:
+        ref.run_fights(ref.load_content(content_dir), LOADOUT, MONSTERS, "fighter", 99, trials)
+    finally:
+        ref.Stream.die = original
+    return count / trials
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=20_000_000)
+    parser.add_argument("--reference-trials", type=int, default=20_000)
+    parser.add_argument("--rng-only", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    if args.rng_only:
+        print(rng_draws_per_second(args.rng_only))
+        return
+
+    import numba
+
+    import strategies
+    from sim.content import DEFAULT_DIR, load_content
+    from sim.reference import fight as ref
+    from sim.run.fight import simulate_fight
+    from tests.conftest import loadout_from_dict
+
+    content = load_content()
+    fighter = strategies.get("fighter")
+    loadout = loadout_from_dict(LOADOUT)
+    simulate_fight(content, loadout, MONSTERS, fighter, trials=10_000, seed=1)  # load from cache / compile
+    kernel = simulate_fight(content, loadout, MONSTERS, fighter, trials=args.trials, seed=1, chunk=args.trials)
+    kernel_rate = kernel.encounters_per_s
+
+    ref_content = ref.load_content(DEFAULT_DIR)
+    start = time.perf_counter()
+    reference = ref.run_fights(ref_content, LOADOUT, MONSTERS, "fighter", 1, args.reference_trials)
+    ref_rate = args.reference_trials / (time.perf_counter() - start)
+
+    env = {**os.environ, "NUMBA_LOOP_VECTORIZE": "0"}
+    out = subprocess.run([sys.executable, __file__, "--rng-only", str(200_000_000)], env=env,
+                         capture_output=True, text=True, check=True)
+    rng_rate = float(out.stdout.strip().splitlines()[-1])
+    draws = d6_per_encounter(DEFAULT_DIR, 20_000)
+    limit = rng_rate / draws
+
+    p_ref = reference["counts"]["win"] / args.reference_trials
+    figures = {
+        "threads": numba.get_num_threads(),
+        "kernel_encounters_per_s": kernel_rate,
+        "reference_encounters_per_s": ref_rate,
+        "ratio": kernel_rate / ref_rate,
+        "rng_d6_per_s": rng_rate,
+        "d6_per_encounter": draws,
+        "rng_limit_encounters_per_s": limit,
+        "share_of_rng_limit": kernel_rate / limit,
+        "p_win_kernel": kernel.probabilities["p_win"],
+        "p_win_reference": p_ref,
+    }
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(f"scenario: novice, ak47, vest, 2 stimulators vs bloodsucker (fighter); {figures['threads']} threads")
+    print(f"kernel    {kernel_rate:14,.0f} encounters/s  ({args.trials:,} fights, p_win {kernel.probabilities['p_win']:.4f})")
+    print(f"reference {ref_rate:14,.0f} encounters/s  ({args.reference_trials:,} fights, p_win {p_ref:.4f})")
+    print(f"ratio     {kernel_rate / ref_rate:14,.0f} x")
+    print(f"rng limit {rng_rate:14,.0f} d6/s / {draws:.2f} d6 per encounter = {limit:,.0f} encounters/s; "
+          f"kernel at {kernel_rate / limit:.0%} of it")
+
+
+if __name__ == "__main__":
+    main()

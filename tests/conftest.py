@@ -1,0 +1,67 @@
+"""Shared fixtures: the default content, kernel runs in the reference's terms."""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.content import DEFAULT_DIR, load_content
+from sim.content.loadout import Loadout
+from sim.kernels import fight as K
+from sim.run.fight import FightRun
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def content():
+    return load_content()
+
+
+def loadout_from_dict(d: dict) -> Loadout:
+    """The reference's loadout dict as a ``Loadout``."""
+    return Loadout(
+        character=d.get("character", "novice"), weapon=d.get("weapon"), mods=tuple(d.get("mods", ())),
+        head=d.get("head"), body=d.get("body"), healing=tuple(d.get("healing", {}).items()),
+        explosives=tuple(d.get("explosives", {}).items()), escape_item=d.get("escape_item"),
+        reputation=d.get("reputation"), hp=d.get("hp"),
+    )
+
+
+def kernel_aggregates(content, loadout: dict, monsters, strategy, seed, n, trial_start=0):
+    """Run the numba kernel and express its sums like ``sim.reference.fight.run_fights``."""
+    run = FightRun(content, loadout_from_dict(loadout), monsters, strategy, seed)
+    run.trials = trial_start
+    run.advance(n)
+    nz = lambda hist: {i: int(c) for i, c in enumerate(hist) if c}  # noqa: E731
+    return {
+        "counts": dict(zip(K.OUTCOMES, (int(c) for c in run.counts))),
+        "rounds_hist": nz(run.rounds_hist),
+        "hp_hist": nz(run.hp_hist),
+        "used": {k: int(v) for k, v in zip(run.labels, run.used) if v},
+    }
+
+
+def edited_content(tmp_path, file, old, new):
+    """A copy of the default content with one text replacement in ``file``."""
+    folder = tmp_path / "content"
+    shutil.copytree(DEFAULT_DIR, folder)
+    text = (folder / file).read_text()
+    assert old in text, f"{old!r} not in {file}"
+    (folder / file).write_text(text.replace(old, new))
+    return folder
+
+
+def extra_monster(tmp_path, name, hp, dice, bonus, defence):
+    """Default content plus one test monster; returns the loaded content."""
+    folder = tmp_path / f"content_{name}"
+    shutil.copytree(DEFAULT_DIR, folder)
+    with open(folder / "monsters.toml", "a") as f:
+        f.write(f"\n[{name}]\nhp = {hp}\ndice = {dice}\nbonus = {bonus}\ndefence = {defence}\n")
+    return load_content(folder)
+
+
+def proportion_tolerance(p, n, k=4.0):
+    """``k`` standard errors of a proportion (at least one count)."""
+    return k * max(np.sqrt(p * (1 - p) / n), 1.0 / n)
