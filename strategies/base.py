@@ -32,6 +32,8 @@ class Strategy:
     rescue: object
     params: np.ndarray = field(default_factory=lambda: np.zeros(1))
     param_names: tuple = ()
+    heals_in_combat: bool = True
+    """False if ``heal`` never uses an item in combat: the kernels then skip asking."""
 
     def decisions(self):
         """The five decisions in the kernels' argument order."""

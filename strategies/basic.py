@@ -11,9 +11,8 @@ runner
 """
 
 from sim.kernels.fight import (
-    E_COUNT, E_DICE, FIREARM, H_COUNT, H_HEAL, H_IN_COMBAT, HP, IN_COMBAT,
-    M_HP, MAX_HP, N_EXPL, N_HEAL, N_MON, NONE,
-    expl_slot, fewest_rescue_pick, heal_slot, mon_slot,
+    E_DICE, FIREARM, H_HEAL, H_IN_COMBAT, HP, IN_COMBAT, MAX_HP, N_EXPL, N_HEAL, N_MON, NONE,
+    expl_n, expl_slot, fewest_rescue_pick, heal_n, heal_slot, mon_hp,
 )
 from strategies.base import Strategy, decision
 
@@ -34,7 +33,7 @@ def always(view, params):
 def first_alive(view, params):
     """Attack the lowest-index living monster."""
     for m in range(view[N_MON]):
-        if view[mon_slot(view, m) + M_HP] > 0:
+        if view[mon_hp(view, m)] > 0:
             return m
     return 0
 
@@ -45,7 +44,7 @@ def biggest_explosive(view, params):
     best, best_dice = FIREARM, 0
     for e in range(view[N_EXPL]):
         o = expl_slot(view, e)
-        if view[o + E_COUNT] > 0 and view[o + E_DICE] > best_dice:
+        if view[expl_n(view, e)] > 0 and view[o + E_DICE] > best_dice:
             best, best_dice = e, view[o + E_DICE]
     return best
 
@@ -59,7 +58,7 @@ def medkits_before_fight(view, params):
     best, best_heal = NONE, 0
     for i in range(view[N_HEAL]):
         o = heal_slot(view, i)
-        if view[o + H_IN_COMBAT] == 0 and view[o + H_COUNT] > 0 and best_heal < view[o + H_HEAL] <= room:
+        if view[o + H_IN_COMBAT] == 0 and view[heal_n(view, i)] > 0 and best_heal < view[o + H_HEAL] <= room:
             best, best_heal = i, view[o + H_HEAL]
     return best
 
@@ -74,12 +73,12 @@ FIGHTER = Strategy(
     name="fighter",
     description="fights to the end; explosives first, biggest first; stimulators only to cheat death",
     escape=never, target=first_alive, weapon=biggest_explosive,
-    heal=medkits_before_fight, rescue=fewest_stims,
+    heal=medkits_before_fight, rescue=fewest_stims, heals_in_combat=False,
 )
 
 RUNNER = Strategy(
     name="runner",
     description="always tries the escape roll, then fights like fighter",
     escape=always, target=first_alive, weapon=biggest_explosive,
-    heal=medkits_before_fight, rescue=fewest_stims,
+    heal=medkits_before_fight, rescue=fewest_stims, heals_in_combat=False,
 )

@@ -19,9 +19,9 @@ from numba import njit
 
 from sim.kernels.dice import expected_damage
 from sim.kernels.fight import (
-    DEFENCE, E_COUNT, E_DICE, EXPLOSIVE_BONUS, FIREARM, FIREARM_BONUS, FIREARM_DICE,
-    HP, M_BONUS, M_DEFENCE, M_DICE, M_HP, N_EXPL, N_MON, TARGET,
-    expl_slot, mon_slot, rescue_reserve,
+    DEFENCE, E_DICE, EXPLOSIVE_BONUS, FIREARM, FIREARM_BONUS, FIREARM_DICE,
+    HP, M_BONUS, M_DEFENCE, M_DICE, N_EXPL, N_MON, TARGET,
+    expl_n, expl_slot, mon_hp, mon_slot, rescue_reserve,
 )
 from strategies.base import Strategy, decision
 from strategies.basic import fewest_stims, medkits_before_fight
@@ -41,7 +41,7 @@ def _incoming(view):
     total = 0.0
     for m in range(view[N_MON]):
         o = mon_slot(view, m)
-        if view[o + M_HP] > 0:
+        if view[mon_hp(view, m)] > 0:
             total += expected_damage(view[o + M_DICE], view[o + M_BONUS], view[DEFENCE])
     return max(total, 1e-3)
 
@@ -60,8 +60,8 @@ def judge_escape(view, params):
     to_kill = 0.0
     for m in range(view[N_MON]):
         o = mon_slot(view, m)
-        if view[o + M_HP] > 0:
-            to_kill += view[o + M_HP] / _firearm_damage(view, view[o + M_DEFENCE])
+        if view[mon_hp(view, m)] > 0:
+            to_kill += view[mon_hp(view, m)] / _firearm_damage(view, view[o + M_DEFENCE])
     return 1 if to_kill > params[0] * _rounds_left(view) else 0
 
 
@@ -71,10 +71,10 @@ def most_dangerous(view, params):
     best, best_score = 0, -1.0
     for m in range(view[N_MON]):
         o = mon_slot(view, m)
-        if view[o + M_HP] <= 0:
+        if view[mon_hp(view, m)] <= 0:
             continue
         threat = expected_damage(view[o + M_DICE], view[o + M_BONUS], view[DEFENCE])
-        score = threat * _firearm_damage(view, view[o + M_DEFENCE]) / view[o + M_HP]
+        score = threat * _firearm_damage(view, view[o + M_DEFENCE]) / view[mon_hp(view, m)]
         if score > best_score:
             best, best_score = m, score
     return best
@@ -83,14 +83,14 @@ def most_dangerous(view, params):
 @decision
 def finisher_or_panic(view, params):
     """Biggest explosive when in danger, the smallest finishing one otherwise, else the firearm."""
-    o = mon_slot(view, view[TARGET])
-    hp, defence = view[o + M_HP], view[o + M_DEFENCE]
+    t = view[TARGET]
+    hp, defence = view[mon_hp(view, t)], view[mon_slot(view, t) + M_DEFENCE]
     panic = _rounds_left(view) < params[1]
     best, best_dice = FIREARM, 0
     finisher, finisher_dice = FIREARM, 1 << 30
     for e in range(view[N_EXPL]):
         x = expl_slot(view, e)
-        if view[x + E_COUNT] <= 0:
+        if view[expl_n(view, e)] <= 0:
             continue
         dice = view[x + E_DICE]
         if dice > best_dice:
@@ -109,5 +109,5 @@ TACTICIAN = Strategy(
     description="flees a lost damage race, kills the most dangerous first, saves explosives to finish or in danger",
     escape=judge_escape, target=most_dangerous, weapon=finisher_or_panic,
     heal=medkits_before_fight, rescue=fewest_stims,
-    params=np.array([1.0, 2.0]), param_names=("flee_ratio", "danger_rounds"),
+    params=np.array([1.0, 2.0]), param_names=("flee_ratio", "danger_rounds"), heals_in_combat=False,
 )

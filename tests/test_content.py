@@ -138,7 +138,7 @@ WHERE = {
     "event avoidance": ("avoidance",),
     "escape": ("escape",),
 }
-# Listed in RULES.md but the content schema has no place for them yet (no map, no Stalkeriada shop).
+# Listed in RULES.md; their content (maps, the Stalkeriada shop) comes with the journey and Stalkeriada modes.
 NOT_IN_SCHEMA = ("terrain", "Stalkeriada shop")
 
 

@@ -1,18 +1,25 @@
 """The dice fight: one stalker against one or more monsters (Z-08, Z-15..Z-24,
 Z-31..Z-33, Z-37, Z-38).
 
-A fight's whole state is one ``int64`` array, the *view*, that strategies read.
-Its header slots are the constants below; three blocks follow, at the offsets
-stored in ``HEAL0``, ``EXPL0`` and ``MON0``:
+A fight's whole state is one ``int64`` array, the *view*, that strategies read
+(and never write). The header slots are the constants below. After the header
+come the per-fight counters, then the constant per-type stats, then scratch;
+each section starts at the offset stored in a header slot:
 
-- healing, ``HEAL_SLOTS`` per type in content order: carried count, heal per use
-  (the item's heal plus the character's bonus, Z-03), 1 if usable in combat (Z-31);
-- explosives, ``EXPL_SLOTS`` per type in content order: carried count, dice;
-- monsters, ``MON_SLOTS`` each in fight order: hp, max hp, dice, bonus, defence;
-- scratch, ``2 * n_heal`` slots the kernel's own helpers may overwrite (at ``SCRATCH0``).
+- ``HEAL_N0``: carried count of each healing type (content order);
+- ``EXPL_N0``: carried count of each explosive type (content order);
+- ``MON_HP0``: hp of each monster (fight order); the state ends at ``STATE_END``;
+- ``HEAL0``: ``HEAL_SLOTS`` per healing type: heal per use (the item's heal plus
+  the character's bonus, Z-03), 1 if usable in combat (Z-31);
+- ``EXPL0``: ``EXPL_SLOTS`` per explosive type: dice;
+- ``MON0``: ``MON_SLOTS`` per monster: max hp, dice, bonus, defence;
+- ``SCRATCH0``: ``2 * n_heal`` slots the kernel's own helpers may overwrite.
+
+Everything a fight changes lies before ``STATE_END``, so a new trial restores
+its state with one contiguous copy from the template.
 
 Randomness per trial: stream ``STALKER`` for the stalker's attack dice,
-``MONSTER`` for every monster's attack dice, ``ESCAPE`` for the escape roll.
+``MONSTER`` for every monster's attack dice, ``ESCAPE_ROLL`` for the escape roll.
 """
 
 import numpy as np
@@ -20,20 +27,22 @@ from numba import njit, prange, types
 
 from sim.kernels.rng import STATE_SIZE, die, mix, roll, start_stream, trial_base
 
-# --- view header slots
-HP, MAX_HP, ROUND, DEFENCE = 0, 1, 2, 3
-FIREARM_DICE, FIREARM_BONUS, EXPLOSIVE_BONUS, HEAL_BONUS = 4, 5, 6, 7
-REPUTATION, ESCAPE_AUTO_MAX, MAX_ROUNDS, IN_COMBAT = 8, 9, 10, 11
-N_HEAL, N_EXPL, N_MON, N_ALIVE, TARGET = 12, 13, 14, 15, 16
-HEAL0, EXPL0, MON0, SCRATCH0 = 17, 18, 19, 20
-HEALS_LEFT, STIMS_LEFT, EXPL_LEFT = 21, 22, 23  # carried healing items, in-combat ones, explosives
-RESERVE = 24  # HP the carried in-combat healing items could restore (Z-08)
-HEADER = 25
-HEAL_SLOTS, EXPL_SLOTS, MON_SLOTS = 3, 2, 5
-# offsets inside a block entry
-H_COUNT, H_HEAL, H_IN_COMBAT = 0, 1, 2
-E_COUNT, E_DICE = 0, 1
-M_HP, M_MAX_HP, M_DICE, M_BONUS, M_DEFENCE = 0, 1, 2, 3, 4
+# --- view header: what a fight changes ...
+HP, ROUND, IN_COMBAT, N_ALIVE, TARGET = 0, 1, 2, 3, 4
+HEALS_LEFT, STIMS_LEFT, EXPL_LEFT = 5, 6, 7  # carried healing items, in-combat ones, explosives
+RESERVE = 8  # HP the carried in-combat healing items could restore (Z-08)
+# ... and what it does not
+MAX_HP, DEFENCE, FIREARM_DICE, FIREARM_BONUS = 9, 10, 11, 12
+EXPLOSIVE_BONUS, HEAL_BONUS, REPUTATION, ESCAPE_AUTO_MAX, MAX_ROUNDS = 13, 14, 15, 16, 17
+N_HEAL, N_EXPL, N_MON = 18, 19, 20
+HEAL_N0, EXPL_N0, MON_HP0, STATE_END = 21, 22, 23, 24
+HEAL0, EXPL0, MON0, SCRATCH0 = 25, 26, 27, 28
+HEADER = 29
+HEAL_SLOTS, EXPL_SLOTS, MON_SLOTS = 2, 1, 4
+# offsets inside a stats entry
+H_HEAL, H_IN_COMBAT = 0, 1
+E_DICE = 0
+M_MAX_HP, M_DICE, M_BONUS, M_DEFENCE = 0, 1, 2, 3
 
 # --- outcomes, in the order of the ``counts`` aggregate
 WIN, DRAW, ESCAPE, DEATH = 0, 1, 2, 3
@@ -62,29 +71,60 @@ DECISION = types.int64(types.int64[::1], types.float64[::1])
 DecisionType = types.FunctionType(DECISION)
 
 
+def layout(view, n_heal, n_expl, n_mon):
+    """Write the section offsets of a view with these block sizes into its header."""
+    view[HEAL_N0] = HEADER
+    view[EXPL_N0] = view[HEAL_N0] + n_heal
+    view[MON_HP0] = view[EXPL_N0] + n_expl
+    view[STATE_END] = view[MON_HP0] + n_mon
+    view[HEAL0] = view[STATE_END]
+    view[EXPL0] = view[HEAL0] + HEAL_SLOTS * n_heal
+    view[MON0] = view[EXPL0] + EXPL_SLOTS * n_expl
+    view[SCRATCH0] = view[MON0] + MON_SLOTS * n_mon
+    view[N_HEAL], view[N_EXPL], view[N_MON] = n_heal, n_expl, n_mon
+
+
 def view_size(n_heal, n_expl, n_mon):
     """Length of a view with these block sizes."""
-    return HEADER + (HEAL_SLOTS + 2) * n_heal + EXPL_SLOTS * n_expl + MON_SLOTS * n_mon
+    return HEADER + (1 + HEAL_SLOTS + 2) * n_heal + (1 + EXPL_SLOTS) * n_expl + (1 + MON_SLOTS) * n_mon
 
 
 # --- small view helpers, shared with strategies
 
 
 @njit(inline="always", cache=True)
+def heal_n(view, i):
+    """Offset of the carried count of healing type ``i``."""
+    return view[HEAL_N0] + i
+
+
+@njit(inline="always", cache=True)
+def expl_n(view, e):
+    """Offset of the carried count of explosive type ``e``."""
+    return view[EXPL_N0] + e
+
+
+@njit(inline="always", cache=True)
+def mon_hp(view, m):
+    """Offset of monster ``m``'s hp."""
+    return view[MON_HP0] + m
+
+
+@njit(inline="always", cache=True)
 def heal_slot(view, i):
-    """Offset of healing type ``i`` in the view."""
+    """Offset of healing type ``i``'s stats."""
     return view[HEAL0] + HEAL_SLOTS * i
 
 
 @njit(inline="always", cache=True)
 def expl_slot(view, e):
-    """Offset of explosive type ``e`` in the view."""
+    """Offset of explosive type ``e``'s stats."""
     return view[EXPL0] + EXPL_SLOTS * e
 
 
 @njit(inline="always", cache=True)
 def mon_slot(view, m):
-    """Offset of monster ``m`` in the view."""
+    """Offset of monster ``m``'s stats."""
     return view[MON0] + MON_SLOTS * m
 
 
@@ -109,7 +149,7 @@ def fewest_rescue_pick(view):
     single = NONE  # fast path: the smallest item that is enough alone is the answer
     for i in range(n):
         o = heal_slot(view, i)
-        if view[o + H_COUNT] > 0 and view[o + H_IN_COMBAT] != 0 and view[o + H_HEAL] >= need:
+        if view[heal_n(view, i)] > 0 and view[o + H_IN_COMBAT] != 0 and view[o + H_HEAL] >= need:
             if single == NONE or view[o + H_HEAL] < view[heal_slot(view, single) + H_HEAL]:
                 single = i
     if single != NONE:
@@ -139,7 +179,7 @@ def fewest_rescue_pick(view):
         i = 0
         while i < n:
             o = heal_slot(view, i)
-            cap = view[o + H_COUNT] if view[o + H_IN_COMBAT] != 0 else 0
+            cap = view[heal_n(view, i)] if view[o + H_IN_COMBAT] != 0 else 0
             if view[trial + i] < cap:
                 view[trial + i] += 1
                 break
@@ -161,7 +201,7 @@ def fewest_rescue_pick(view):
 def _use_heal(view, i, used):
     """Spend one healing item ``i``; HP stops at max (Z-31)."""
     o = heal_slot(view, i)
-    view[o + H_COUNT] -= 1
+    view[heal_n(view, i)] -= 1
     view[HEALS_LEFT] -= 1
     if view[o + H_IN_COMBAT] != 0:
         view[STIMS_LEFT] -= 1
@@ -187,8 +227,7 @@ def _heal_phase(view, params, heal, used):
         i = heal(view, params)
         if i < 0 or i >= view[N_HEAL]:
             return
-        o = heal_slot(view, i)
-        if view[o + H_COUNT] <= 0 or (view[IN_COMBAT] != 0 and view[o + H_IN_COMBAT] == 0):
+        if view[heal_n(view, i)] <= 0 or (view[IN_COMBAT] != 0 and view[heal_slot(view, i) + H_IN_COMBAT] == 0):
             return
         _use_heal(view, i, used)
 
@@ -203,8 +242,7 @@ def _death_check(view, params, rescue, used):
         i = rescue(view, params)
         valid = 0 <= i < view[N_HEAL]
         if valid:
-            o = heal_slot(view, i)
-            valid = view[o + H_COUNT] > 0 and view[o + H_IN_COMBAT] != 0
+            valid = view[heal_n(view, i)] > 0 and view[heal_slot(view, i) + H_IN_COMBAT] != 0
         if not valid:
             i = fewest_rescue_pick(view)
         _use_heal(view, i, used)
@@ -215,35 +253,36 @@ def _death_check(view, params, rescue, used):
 def _stalker_attack(view, params, rng, target, weapon, used):
     """Z-15..Z-21, Z-38: one attack on the chosen monster, firearm or one explosive."""
     t = target(view, params) if view[N_ALIVE] > 1 else -1
-    if t < 0 or t >= view[N_MON] or view[mon_slot(view, t) + M_HP] <= 0:
+    if t < 0 or t >= view[N_MON] or view[mon_hp(view, t)] <= 0:
         t = 0
-        while view[mon_slot(view, t) + M_HP] <= 0:
+        while view[mon_hp(view, t)] <= 0:
             t += 1
     view[TARGET] = t
     w = weapon(view, params) if view[EXPL_LEFT] > 0 else FIREARM
-    if w != FIREARM and (w < 0 or w >= view[N_EXPL] or view[expl_slot(view, w) + E_COUNT] <= 0):
+    if w != FIREARM and (w < 0 or w >= view[N_EXPL] or view[expl_n(view, w)] <= 0):
         w = FIREARM
     if w == FIREARM:
         if view[FIREARM_DICE] == 0:
             return
         damage = roll(rng, STALKER, view[FIREARM_DICE], 6) + view[FIREARM_BONUS]
     else:
-        o = expl_slot(view, w)
-        view[o + E_COUNT] -= 1
+        view[expl_n(view, w)] -= 1
         view[EXPL_LEFT] -= 1
         used[view[N_HEAL] + w] += 1
-        damage = roll(rng, STALKER, view[o + E_DICE], 6) + view[EXPLOSIVE_BONUS]
-    m = mon_slot(view, t)
-    damage -= view[m + M_DEFENCE]
+        damage = roll(rng, STALKER, view[expl_slot(view, w) + E_DICE], 6) + view[EXPLOSIVE_BONUS]
+    damage -= view[mon_slot(view, t) + M_DEFENCE]
     if damage > 0:
-        view[m + M_HP] -= damage
-        if view[m + M_HP] <= 0:
+        h = mon_hp(view, t)
+        view[h] -= damage
+        if view[h] <= 0:
             view[N_ALIVE] -= 1
 
 
 @njit(inline="always", cache=True)
-def fight_once(view, params, rng, escape, target, weapon, heal, rescue, used):
+def fight_once(view, params, heals_in_combat, rng, escape, target, weapon, heal, rescue, used):
     """Resolve one fight on a freshly reset ``view``; returns the outcome code.
+    ``heals_in_combat`` 0 means the strategy never heals by choice in combat,
+    so its ``heal`` is asked only before the fight.
     ``view[ROUND]`` ends as the rounds fought (0 for an escape), ``view[HP]``
     as the HP left."""
     view[IN_COMBAT] = 0
@@ -258,14 +297,15 @@ def fight_once(view, params, rng, escape, target, weapon, heal, rescue, used):
     view[IN_COMBAT] = 1
     for r in range(1, view[MAX_ROUNDS] + 1):  # Z-38
         view[ROUND] = r
-        _heal_phase(view, params, heal, used)
+        if heals_in_combat:
+            _heal_phase(view, params, heal, used)
         _stalker_attack(view, params, rng, target, weapon, used)
         if view[N_ALIVE] == 0:
             return WIN
         for m in range(view[N_MON]):
-            o = mon_slot(view, m)
-            if view[o + M_HP] <= 0:
+            if view[mon_hp(view, m)] <= 0:
                 continue
+            o = mon_slot(view, m)
             damage = roll(rng, MONSTER, view[o + M_DICE], 6) + view[o + M_BONUS] - view[DEFENCE]
             if damage > 0:  # Z-23
                 view[HP] -= damage
@@ -276,39 +316,23 @@ def fight_once(view, params, rng, escape, target, weapon, heal, rescue, used):
 
 @njit(inline="always", cache=True)
 def _reset(view, template):
-    """Restore the mutable slots of ``view`` from ``template``."""
-    view[HP] = template[HP]
-    view[ROUND] = 0
-    view[IN_COMBAT] = 0
-    view[N_ALIVE] = template[N_MON]
-    view[TARGET] = 0
-    view[HEALS_LEFT] = template[HEALS_LEFT]
-    view[STIMS_LEFT] = template[STIMS_LEFT]
-    view[EXPL_LEFT] = template[EXPL_LEFT]
-    view[RESERVE] = template[RESERVE]
-    for i in range(template[N_HEAL]):
-        o = heal_slot(template, i)
-        view[o] = template[o]
-    for e in range(template[N_EXPL]):
-        o = expl_slot(template, e)
-        view[o] = template[o]
-    for m in range(template[N_MON]):
-        o = mon_slot(template, m)
-        view[o] = template[o]
+    """Restore a fight's state (everything before ``STATE_END``) from ``template``."""
+    for k in range(template[STATE_END]):
+        view[k] = template[k]
 
 
 BLOCK = 4096
 """Trials per parallel block; the sums do not depend on it."""
 
 _RUN_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1],
+    types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
     DecisionType, DecisionType, DecisionType, DecisionType, DecisionType,
     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
 )
 
 
 @njit(_RUN_SIG, parallel=True, cache=True)
-def run_fights(seed, trial_start, n_trials, template, params,
+def run_fights(seed, trial_start, n_trials, template, params, heals_in_combat,
                escape, target, weapon, heal, rescue,
                counts, rounds_hist, hp_hist, used):
     """Fight trials ``trial_start .. trial_start + n_trials - 1`` and add their
@@ -333,7 +357,7 @@ def run_fights(seed, trial_start, n_trials, template, params,
             rng[TRIAL_BASE] = base
             start_stream(rng, STALKER, base, STALKER)
             start_stream(rng, MONSTER, base, MONSTER)
-            outcome = fight_once(view, params, rng, escape, target, weapon, heal, rescue, u_row)
+            outcome = fight_once(view, params, heals_in_combat, rng, escape, target, weapon, heal, rescue, u_row)
             c_b[b, outcome] += 1
             r_b[b, view[ROUND]] += 1
             h_b[b, max(0, view[HP])] += 1

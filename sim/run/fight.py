@@ -40,22 +40,17 @@ def fight_template(content: Content, loadout: Loadout, monsters) -> tuple[np.nda
     view[K.REPUTATION] = max(0, reputation + reduction)  # Z-32
     view[K.ESCAPE_AUTO_MAX] = fight_rules["escape_auto_max"]
     view[K.MAX_ROUNDS] = fight_rules["max_rounds"]
-    view[K.N_HEAL], view[K.N_EXPL], view[K.N_MON] = len(healing), len(explosives), len(monsters)
+    K.layout(view, len(healing), len(explosives), len(monsters))
     view[K.N_ALIVE] = len(monsters)
-    view[K.HEAL0] = K.HEADER
-    view[K.EXPL0] = K.HEADER + K.HEAL_SLOTS * len(healing)
-    view[K.MON0] = view[K.EXPL0] + K.EXPL_SLOTS * len(explosives)
-    view[K.SCRATCH0] = view[K.MON0] + K.MON_SLOTS * len(monsters)
     carried = loadout.cards()
     for i, item in enumerate(healing):
         o = view[K.HEAL0] + K.HEAL_SLOTS * i
-        view[o + K.H_COUNT] = carried.get(item.id, 0)
+        view[view[K.HEAL_N0] + i] = carried.get(item.id, 0)
         view[o + K.H_HEAL] = item["heal"] + character["heal_bonus"]
         view[o + K.H_IN_COMBAT] = int(item["in_combat"])
     for e, item in enumerate(explosives):
-        o = view[K.EXPL0] + K.EXPL_SLOTS * e
-        view[o + K.E_COUNT] = carried.get(item.id, 0)
-        view[o + K.E_DICE] = item["dice"]
+        view[view[K.EXPL_N0] + e] = carried.get(item.id, 0)
+        view[view[K.EXPL0] + K.EXPL_SLOTS * e + K.E_DICE] = item["dice"]
     view[K.HEALS_LEFT] = sum(carried.get(item.id, 0) for item in healing)
     view[K.STIMS_LEFT] = sum(carried.get(item.id, 0) for item in healing if item["in_combat"])
     view[K.EXPL_LEFT] = sum(carried.get(item.id, 0) for item in explosives)
@@ -64,7 +59,7 @@ def fight_template(content: Content, loadout: Loadout, monsters) -> tuple[np.nda
     for m, monster_id in enumerate(monsters):
         monster = content.monsters[monster_id]  # Z-37
         o = view[K.MON0] + K.MON_SLOTS * m
-        view[o + K.M_HP] = view[o + K.M_MAX_HP] = monster["hp"]
+        view[view[K.MON_HP0] + m] = view[o + K.M_MAX_HP] = monster["hp"]
         view[o + K.M_DICE], view[o + K.M_BONUS] = monster["dice"], monster["bonus"]
         view[o + K.M_DEFENCE] = monster["defence"]
     return view, [e.id for e in healing] + [e.id for e in explosives]
@@ -123,7 +118,8 @@ class FightRun:
     def advance(self, n):
         """Run the next ``n`` trials (trial indices continue from the last chunk)."""
         start = time.perf_counter()
-        K.run_fights(self.seed, self.trials, n, self.template, self.params, *self.strategy.decisions(),
+        K.run_fights(self.seed, self.trials, n, self.template, self.params, int(self.strategy.heals_in_combat),
+                     *self.strategy.decisions(),
                      self.counts, self.rounds_hist, self.hp_hist, self.used)
         self.elapsed += time.perf_counter() - start
         self.trials += n
@@ -179,14 +175,14 @@ def exact_fight(content, loadout, monsters, strategy) -> FightResult:
     params = strategy.param_vector()
     view[K.IN_COMBAT] = 0
     while (i := strategy.heal(view, params)) != K.NONE:  # the strategy's own pre-fight heal (Z-31)
-        o = view[K.HEAL0] + K.HEAL_SLOTS * i
-        view[o + K.H_COUNT] -= 1
-        view[K.HP] = min(view[K.MAX_HP], view[K.HP] + view[o + K.H_HEAL])
+        view[view[K.HEAL_N0] + i] -= 1
+        view[K.HP] = min(view[K.MAX_HP], view[K.HP] + view[view[K.HEAL0] + K.HEAL_SLOTS * i + K.H_HEAL])
     stims = []
     for i in range(view[K.N_HEAL]):
         o = view[K.HEAL0] + K.HEAL_SLOTS * i
-        if view[o + K.H_IN_COMBAT] and view[o + K.H_COUNT]:
-            stims.append((int(view[o + K.H_HEAL]), int(view[o + K.H_COUNT])))
+        count = int(view[view[K.HEAL_N0] + i])
+        if view[o + K.H_IN_COMBAT] and count:
+            stims.append((int(view[o + K.H_HEAL]), count))
     rep = int(view[K.REPUTATION])
     p_escape = None
     if strategy.name == "runner":  # Z-33
@@ -196,7 +192,7 @@ def exact_fight(content, loadout, monsters, strategy) -> FightResult:
     ex = solve_fight(
         hp=int(view[K.HP]), max_hp=int(view[K.MAX_HP]), defence=int(view[K.DEFENCE]),
         attack_dice=int(view[K.FIREARM_DICE]), attack_bonus=int(view[K.FIREARM_BONUS]), stims=tuple(stims),
-        monster_hp=int(view[m + K.M_HP]), monster_dice=int(view[m + K.M_DICE]),
+        monster_hp=int(view[view[K.MON_HP0]]), monster_dice=int(view[m + K.M_DICE]),
         monster_bonus=int(view[m + K.M_BONUS]), monster_defence=int(view[m + K.M_DEFENCE]),
         max_rounds=int(view[K.MAX_ROUNDS]), p_escape_roll=p_escape,
     )

@@ -2,6 +2,7 @@
 
 import dataclasses
 
+from sim.kernels.fight import HP, MAX_HP
 from strategies import decision
 from strategies.basic import FIGHTER
 
@@ -9,7 +10,7 @@ from strategies.basic import FIGHTER
 @decision
 def flee_when_hurt_badly(view, params):
     """Try to escape whenever HP is below params[0] x max HP."""
-    return 1 if view[0] < params[0] * view[1] else 0
+    return 1 if view[HP] < params[0] * view[MAX_HP] else 0
 
 
 COWARD = dataclasses.replace(FIGHTER, name="coward", description="always tries to escape",
