@@ -86,6 +86,17 @@ class FightResult:
             return None
         return self.trials / self.elapsed_s
 
+    def to_frame(self):
+        """Tidy polars table: one row per probability with its 95% interval."""
+        import polars as pl
+
+        return pl.DataFrame({
+            "metric": list(self.probabilities),
+            "value": list(self.probabilities.values()),
+            "ci_lo": [self.ci95[k][0] for k in self.probabilities],
+            "ci_hi": [self.ci95[k][1] for k in self.probabilities],
+        })
+
     def summary(self):
         """The JSON contract of ``zonesim encounter --json``."""
         return {
