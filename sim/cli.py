@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-import click
 import typer
 
 from sim.content import DEFAULT_DIR, load_content
@@ -88,19 +87,19 @@ def _assumptions(content, loadout: Loadout, monsters) -> list:
 
 @app.command()
 def encounter(
-    monster: List[str] = typer.Option(..., "--monster", "-m", help="Monster id; repeat for a group fought at once."),
-    character: str = typer.Option("novice", help="Character type (novice, verzila, doktor, mazhor, gromoboi)."),
-    weapon: Optional[str] = typer.Option(None, help="Active firearm id (berdanka, ak47, kvazar); none if omitted."),
-    mods: str = typer.Option("", help="Comma-separated modifiers of that firearm, e.g. rebored,laser_sight."),
-    head: Optional[str] = typer.Option(None, help="Head armour id (helmet, sphere_helmet)."),
-    body: Optional[str] = typer.Option(None, help="Body armour id (leather_jacket, vest, exoskeleton)."),
-    stims: List[str] = typer.Option([], help="Stimulators as ID:COUNT, e.g. stimulator:2 (comma list or repeat)."),
-    medkits: List[str] = typer.Option([], help="Medkits as ID:COUNT, used before the fight if HP is low."),
-    explosives: List[str] = typer.Option([], help="Explosives as ID:COUNT, e.g. limonka:2 (at most 10 in all)."),
-    escape_item: Optional[str] = typer.Option(None, help="Escape item id (smoke_bomb, camo_cloak, stealth_generator)."),
+    monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group fought at once."),
+    character: str = typer.Option("novice", metavar="ID", help="Character type (novice, verzila, doktor, mazhor, gromoboi)."),
+    weapon: Optional[str] = typer.Option(None, metavar="ID", help="Active firearm id (berdanka, ak47, kvazar); none if omitted."),
+    mods: str = typer.Option("", metavar="ID,ID", help="Comma-separated modifiers of that firearm, e.g. rebored,laser_sight."),
+    head: Optional[str] = typer.Option(None, metavar="ID", help="Head armour id (helmet, sphere_helmet)."),
+    body: Optional[str] = typer.Option(None, metavar="ID", help="Body armour id (leather_jacket, vest, exoskeleton)."),
+    stims: List[str] = typer.Option([], metavar="ID:N", help="Stimulators as ID:COUNT, e.g. stimulator:2 (comma list or repeat)."),
+    medkits: List[str] = typer.Option([], metavar="ID:N", help="Medkits as ID:COUNT, used before the fight if HP is low."),
+    explosives: List[str] = typer.Option([], metavar="ID:N", help="Explosives as ID:COUNT, e.g. limonka:2 (at most 10 in all)."),
+    escape_item: Optional[str] = typer.Option(None, metavar="ID", help="Escape item id (smoke_bomb, camo_cloak, stealth_generator)."),
     reputation: Optional[int] = typer.Option(None, help="Reputation for the escape roll (default: the starting one)."),
     hp: Optional[int] = typer.Option(None, help="HP at the start of the fight (default: full)."),
-    strategy: str = typer.Option("fighter", help="fighter, runner, tactician, or FILE.py:NAME."),
+    strategy: str = typer.Option("fighter", metavar="NAME", help="fighter, runner, tactician, or FILE.py:NAME."),
     trials: Optional[int] = typer.Option(None, help="Fights to simulate [default 1,000,000]; with --target-ci, "
                                                     "the cap [default 100,000,000]."),
     seed: int = typer.Option(1, help="Seed; the same seed gives the same numbers on any thread count."),
@@ -116,10 +115,16 @@ def encounter(
 ):
     """How often does a stalker with this loadout survive that fight?
 
-    Example:
+    Fights the monsters (all at once) with the loadout under a strategy and
+    reports win, draw, escape, death and survival with 95% intervals.
 
-      zonesim encounter --monster bloodsucker --weapon ak47 --mods rebored,laser_sight
-      --head helmet --body vest --stims stimulator:2 --trials 1000000 --seed 7
+    \b
+    Examples:
+      zonesim encounter --monster bloodsucker --weapon ak47 --body vest --stims stimulator:2
+      zonesim encounter -m bloodsucker -m snork --weapon ak47 --mods rebored,laser_sight \\
+          --head helmet --body vest --stims stimulator:2 --explosives limonka:2 --json
+      zonesim encounter -m chimera --weapon ak47 --reputation 5 --escape-item camo_cloak \\
+          --strategy runner --exact
     """
     import strategies
     from sim.run.fight import exact_fight, simulate_fight
@@ -274,9 +279,11 @@ def _write_encounter(out, game, loadout, monsters, strat, result, summary, title
 
 @app.command()
 def validate(directory: Optional[Path] = typer.Argument(None, help="Content folder (default: the shipped one).")):
-    """Check a content set; print one line per problem found (the first one), exit 2 if any.
+    """Check a content set: prints a summary, or the first problem (exit 2).
 
-    Example:  zonesim validate my_content/
+    \b
+    Example:
+      zonesim validate my_content/
     """
     game = load_content(directory)
     print(f"{game.directory}: ok · {len(game.characters)} characters, {len(game.monsters)} monsters, "
@@ -287,7 +294,10 @@ def validate(directory: Optional[Path] = typer.Argument(None, help="Content fold
 def content_init(directory: Path = typer.Argument(..., help="New folder to create with the default content.")):
     """Copy the shipped default content into DIRECTORY to edit it.
 
-    Example:  zonesim content init my_content && zonesim validate my_content
+    \b
+    Example:
+      zonesim content init my_content && zonesim validate my_content
+      zonesim encounter -m snork --weapon berdanka --content my_content
     """
     if directory.exists() and any(directory.iterdir()):
         raise UsageProblem(f"{directory}: exists and is not empty; choose a new folder")
@@ -297,7 +307,12 @@ def content_init(directory: Path = typer.Argument(..., help="New folder to creat
 
 @content_app.command("path")
 def content_path():
-    """Print the folder of the shipped default content."""
+    """Print the folder of the shipped default content.
+
+    \b
+    Example:
+      ls "$(zonesim content path)"
+    """
     print(DEFAULT_DIR)
 
 
@@ -305,7 +320,12 @@ def content_path():
 def list_strategies():
     """List the built-in strategies with their parameters.
 
-    Your own: write a file with a `Strategy` (see README) and pass --strategy FILE.py:NAME.
+    Your own: write a file with a `Strategy` (see README) and pass
+    --strategy FILE.py:NAME.
+
+    \b
+    Example:
+      zonesim strategies
     """
     import strategies
 
@@ -325,7 +345,12 @@ def skill(
 ):
     """Chance to pass a skill test (K-01..K-03): exact and simulated.
 
-    Example:  zonesim skill --attribute 2 --target 8
+    1 d6 + attribute + modifiers >= target passes; a 1 fails; a 6 rolls again
+    and adds.
+
+    \b
+    Example:
+      zonesim skill --attribute 2 --target 8
     """
     from sim.analysis.skill import skill_pass_probability
     from sim.analysis.stats import wilson
@@ -340,23 +365,19 @@ def skill(
     print(f"exact {p:.6f} · simulated {passed / trials:.6f} [{lo:.6f}, {hi:.6f}] over {trials:,} tests")
 
 
-# typer may vendor its own copy of click: catch both families of parse errors
-_PARSE_ERRORS = tuple({click.ClickException, getattr(typer, "TyperException", click.ClickException)})
-
-
 def main(argv=None):
     """Entry point: run the app; turn every bad input into one stderr line and exit 2."""
     try:
         app(args=argv, standalone_mode=False)
     except ZonesimError as exc:
         _fail(str(exc))
-    except _PARSE_ERRORS as exc:
+    except typer.TyperException as exc:  # usage errors: unknown option, bad value, ...
         ctx = getattr(exc, "ctx", None)
         hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
         _fail(exc.format_message().replace("\n", " ") + hint)
-    except (click.exceptions.Exit, typer.Exit) as exc:
+    except typer.Exit as exc:
         return exc.exit_code
-    except (click.Abort, typer.Abort):
+    except typer.Abort:
         _fail("aborted")
     except OSError as exc:  # unreadable or unwritable paths
         _fail(f"{exc.filename or ''}: {exc.strerror or exc}")

@@ -302,54 +302,33 @@ def test_missing_required_monster_field_is_rejected(tmp_path):
                    "add `hp = ...`")
 
 
-def test_wrong_type_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", "dice = 3\nprice = 5000", 'dice = "three"\nprice = 5000')
-    _content_error(directory, str(directory / "items.toml"), "firearms.kvazar.dice", "expected int",
-                   "'three'")
+BAD_VALUES = {
+    # case: (file, old text, new text, entry.field, message fragments)
+    "wrong type": ("items.toml", "dice = 3\nprice = 5000", 'dice = "three"\nprice = 5000',
+                   "firearms.kvazar.dice", ("expected int", "'three'")),
+    "bool is not an int": ("monsters.toml", "hp = 6\n", "hp = true\n", "blind_dog.hp", ("expected int",)),
+    "wrong type of bool field": ("items.toml", "heal = 5\nin_combat = false", 'heal = 5\nin_combat = "no"',
+                                 "healing.medkit.in_combat", ("expected bool",)),
+    "wrong type in rules": ("rules.toml", "sell_fraction = 0.5", 'sell_fraction = "half"',
+                            "market.sell_fraction", ("expected float",)),
+    "negative price": ("items.toml", "dice = 2\nprice = 1500\n", "dice = 2\nprice = -1500\n",
+                       "firearms.ak47.price", ("-1500", "below the minimum 0", "use a value >= 0")),
+    "negative deck": ("items.toml", "heal = 4\n", "heal = 4\ndeck = -1\n", "healing.stimulator.deck",
+                      ("use a value >= 0",)),
+    "max hp below one": ("characters.toml", "max_hp = 35", "max_hp = 0", "verzila.max_hp", ("use a value >= 1",)),
+    "bad slot value": ("items.toml", 'name = "Helmet"\nslot = "head"', 'name = "Helmet"\nslot = "hat"',
+                       "armour.helmet.slot", ("'hat'", "use one of: head, body")),
+    "unknown modifier firearm": ("items.toml", 'name = "Rebored calibre"\nfirearm = "ak47"',
+                                 'name = "Rebored calibre"\nfirearm = "ak74"', "modifiers.rebored.firearm",
+                                 ("unknown firearm 'ak74'", "use one of: berdanka, ak47, kvazar")),
+}
 
 
-def test_bool_is_not_an_int(tmp_path):
-    directory = _broken(tmp_path, "monsters.toml", "hp = 6\n", "hp = true\n")
-    _content_error(directory, str(directory / "monsters.toml"), "blind_dog.hp", "expected int")
-
-
-def test_wrong_type_of_bool_field_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", "heal = 5\nin_combat = false", 'heal = 5\nin_combat = "no"')
-    _content_error(directory, str(directory / "items.toml"), "healing.medkit.in_combat", "expected bool")
-
-
-def test_wrong_type_in_rules_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "rules.toml", "sell_fraction = 0.5", 'sell_fraction = "half"')
-    _content_error(directory, str(directory / "rules.toml"), "market.sell_fraction", "expected float")
-
-
-def test_negative_price_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", "dice = 2\nprice = 1500\n", "dice = 2\nprice = -1500\n")
-    _content_error(directory, str(directory / "items.toml"), "firearms.ak47.price", "-1500",
-                   "below the minimum 0", "use a value >= 0")
-
-
-def test_negative_deck_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", "heal = 4\n", "heal = 4\ndeck = -1\n")
-    _content_error(directory, str(directory / "items.toml"), "healing.stimulator.deck", "use a value >= 0")
-
-
-def test_character_max_hp_below_one_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "characters.toml", "max_hp = 35", "max_hp = 0")
-    _content_error(directory, str(directory / "characters.toml"), "verzila.max_hp", "use a value >= 1")
-
-
-def test_bad_slot_value_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", 'name = "Helmet"\nslot = "head"', 'name = "Helmet"\nslot = "hat"')
-    _content_error(directory, str(directory / "items.toml"), "armour.helmet.slot", "'hat'",
-                   "use one of: head, body")
-
-
-def test_unknown_modifier_firearm_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", 'name = "Rebored calibre"\nfirearm = "ak47"',
-                        'name = "Rebored calibre"\nfirearm = "ak74"')
-    _content_error(directory, str(directory / "items.toml"), "modifiers.rebored.firearm",
-                   "unknown firearm 'ak74'", "use one of: berdanka, ak47, kvazar")
+@pytest.mark.parametrize("case", BAD_VALUES)
+def test_bad_field_value_is_rejected(tmp_path, case):
+    file, old, new, where, fragments = BAD_VALUES[case]
+    directory = _broken(tmp_path, file, old, new)
+    _content_error(directory, str(directory / file), where, *fragments)
 
 
 def test_z21_modifier_total_above_cap_is_rejected(tmp_path):
