@@ -170,11 +170,11 @@ def _items(raw, rules, path):
 
 
 def _digest(directory):
-    """sha256 of the content files, for manifests."""
+    """sha256 of every TOML file of the content set (maps included), for manifests."""
     h = hashlib.sha256()
-    for name in schema.FILES:
-        h.update(name.encode())
-        h.update((directory / name).read_bytes())
+    for path in sorted(directory.rglob("*.toml")):
+        h.update(path.relative_to(directory).as_posix().encode())
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 

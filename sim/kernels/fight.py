@@ -31,13 +31,14 @@ from sim.kernels.rng import STATE_SIZE, die, mix, roll, start_stream, trial_base
 HP, ROUND, IN_COMBAT, N_ALIVE, TARGET = 0, 1, 2, 3, 4
 HEALS_LEFT, STIMS_LEFT, EXPL_LEFT = 5, 6, 7  # carried healing items, in-combat ones, explosives
 RESERVE = 8  # HP the carried in-combat healing items could restore (Z-08)
+ONLY_STIM = 9  # the one in-combat healing type still carried, or NONE if none or several
 # ... and what it does not
-MAX_HP, DEFENCE, FIREARM_DICE, FIREARM_BONUS = 9, 10, 11, 12
-EXPLOSIVE_BONUS, HEAL_BONUS, REPUTATION, ESCAPE_AUTO_MAX, MAX_ROUNDS = 13, 14, 15, 16, 17
-N_HEAL, N_EXPL, N_MON = 18, 19, 20
-HEAL_N0, EXPL_N0, MON_HP0, STATE_END = 21, 22, 23, 24
-HEAL0, EXPL0, MON0, SCRATCH0 = 25, 26, 27, 28
-HEADER = 29
+MAX_HP, DEFENCE, FIREARM_DICE, FIREARM_BONUS = 10, 11, 12, 13
+EXPLOSIVE_BONUS, HEAL_BONUS, REPUTATION, ESCAPE_AUTO_MAX, MAX_ROUNDS = 14, 15, 16, 17, 18
+N_HEAL, N_EXPL, N_MON = 19, 20, 21
+HEAL_N0, EXPL_N0, MON_HP0, STATE_END = 22, 23, 24, 25
+HEAL0, EXPL0, MON0, SCRATCH0 = 26, 27, 28, 29
+HEADER = 30
 HEAL_SLOTS, EXPL_SLOTS, MON_SLOTS = 2, 1, 4
 # offsets inside a stats entry
 H_HEAL, H_IN_COMBAT = 0, 1
@@ -60,13 +61,18 @@ DECISION = types.int64(types.int64[::1], types.float64[::1])
 """Every fight decision: ``decide(view, params) -> int``.
 
 - ``escape``: nonzero to try the escape roll before the first round (Z-33).
-- ``target``: index of the living monster to attack.
-- ``weapon``: ``FIREARM`` (-1) or the index of a carried explosive (Z-18).
+- ``target``: index of the living monster to attack; asked while several live.
+- ``weapon``: ``FIREARM`` (-1) or the index of a carried explosive (Z-18); asked
+  while an explosive is carried.
 - ``heal``: index of a healing item to use now, or ``NONE`` to stop; asked
-  before the fight (``view[IN_COMBAT] == 0``, medkits allowed) and at the start
-  of each round (stimulators only, Z-31).
+  before the fight (``view[IN_COMBAT] == 0``, medkits allowed) and, for
+  strategies that heal in combat, at the start of each round (stimulators
+  only, Z-31); never at full HP, where healing is wasted.
 - ``rescue``: index of the stimulator to use at a death check (Z-08); asked
-  until HP >= 1. An invalid answer falls back to ``fewest_rescue_pick``.
+  until HP >= 1 while several kinds are carried (with one kind there is no
+  choice). An invalid answer falls back to ``fewest_rescue_pick``.
+
+A decision is not asked where the rules leave only one legal answer.
 """
 DecisionType = types.FunctionType(DECISION)
 
@@ -126,6 +132,18 @@ def expl_slot(view, e):
 def mon_slot(view, m):
     """Offset of monster ``m``'s stats."""
     return view[MON0] + MON_SLOTS * m
+
+
+@njit(cache=True)
+def only_stim(view):
+    """The one in-combat healing type carried, or ``NONE`` if none or several."""
+    found = NONE
+    for i in range(view[N_HEAL]):
+        if view[heal_n(view, i)] > 0 and view[heal_slot(view, i) + H_IN_COMBAT] != 0:
+            if found != NONE:
+                return NONE
+            found = i
+    return found
 
 
 @njit(inline="always", cache=True)
@@ -206,6 +224,8 @@ def _use_heal(view, i, used):
     if view[o + H_IN_COMBAT] != 0:
         view[STIMS_LEFT] -= 1
         view[RESERVE] -= view[o + H_HEAL]
+        if view[heal_n(view, i)] == 0:
+            view[ONLY_STIM] = only_stim(view)
     view[HP] = min(view[MAX_HP], view[HP] + view[o + H_HEAL])
     used[i] += 1
 
@@ -239,6 +259,10 @@ def _death_check(view, params, rescue, used):
     if view[HP] + rescue_reserve(view) < 1:
         return True
     while view[HP] < 1:
+        i = view[ONLY_STIM]  # one kind of stimulator left: nothing to choose
+        if i != NONE:
+            _use_heal(view, i, used)
+            continue
         i = rescue(view, params)
         valid = 0 <= i < view[N_HEAL]
         if valid:

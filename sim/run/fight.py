@@ -56,6 +56,7 @@ def fight_template(content: Content, loadout: Loadout, monsters) -> tuple[np.nda
     view[K.EXPL_LEFT] = sum(carried.get(item.id, 0) for item in explosives)
     view[K.RESERVE] = sum(carried.get(item.id, 0) * (item["heal"] + character["heal_bonus"])
                           for item in healing if item["in_combat"])
+    view[K.ONLY_STIM] = K.only_stim(view)
     for m, monster_id in enumerate(monsters):
         monster = content.monsters[monster_id]  # Z-37
         o = view[K.MON0] + K.MON_SLOTS * m
