@@ -36,7 +36,7 @@ from sim.kernels import fight as K
 from sim.run.fight import fight_template
 
 @njit(parallel=True, cache=True)
-def run_dispatcher(seed, n_trials, template, params, heals_in_combat, escape, target, weapon, heal, rescue, counts):
+def run_dispatcher(seed, n_trials, template, params, asks, escape, target, weapon, heal, rescue, counts):
     n_blocks = (n_trials + K.BLOCK - 1) // K.BLOCK
     c_b = np.zeros((n_blocks, counts.size), np.int64)
     u_b = np.zeros((n_blocks, 16), np.int64)
@@ -50,7 +50,7 @@ def run_dispatcher(seed, n_trials, template, params, heals_in_combat, escape, ta
             rng[K.TRIAL_BASE] = base
             K.start_stream(rng, K.STALKER, base, K.STALKER)
             K.start_stream(rng, K.MONSTER, base, K.MONSTER)
-            c_b[b, K.fight_once(view, params, heals_in_combat, rng, escape, target, weapon, heal, rescue, u_b[b])] += 1
+            c_b[b, K.fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, u_b[b])] += 1
     counts += c_b.sum(axis=0)
 
 content = load_content()
@@ -65,15 +65,15 @@ for name in ("fighter", "runner"):
     t = time.perf_counter()
     if {mode!r} == "FunctionType":
         z = lambda a: np.zeros(a, np.int64)
-        K.run_fights(1, 0, 1000, template, s.param_vector(), 0, *s.decisions(), counts, z(31), z(26), z(len(labels)))
+        K.run_fights(1, 0, 1000, template, s.param_vector(), s.asks(), *s.decisions(), counts, z(31), z(26), z(len(labels)))
         first = time.perf_counter() - t
         t = time.perf_counter()
-        K.run_fights(1, 0, n, template, s.param_vector(), 0, *s.decisions(), counts, z(31), z(26), z(len(labels)))
+        K.run_fights(1, 0, n, template, s.param_vector(), s.asks(), *s.decisions(), counts, z(31), z(26), z(len(labels)))
     else:
-        run_dispatcher(1, 1000, template, s.param_vector(), 0, *s.decisions(), counts)
+        run_dispatcher(1, 1000, template, s.param_vector(), s.asks(), *s.decisions(), counts)
         first = time.perf_counter() - t
         t = time.perf_counter()
-        run_dispatcher(1, n, template, s.param_vector(), 0, *s.decisions(), counts)
+        run_dispatcher(1, n, template, s.param_vector(), s.asks(), *s.decisions(), counts)
     out[name + "_first_call_s"] = first
     out[name + "_encounters_per_s"] = n / (time.perf_counter() - t)
 print(json.dumps(out))

@@ -17,7 +17,7 @@ from sim.kernels.fight import (
 from strategies.base import Strategy, decision
 
 
-@decision
+@decision(never_tries=True)
 def never(view, params):
     """Never try the escape roll."""
     return 0
@@ -49,7 +49,7 @@ def biggest_explosive(view, params):
     return best
 
 
-@decision
+@decision(out_of_combat_only=True)
 def medkits_before_fight(view, params):
     """Out of combat: the largest medkit that heals without waste (Z-31). In combat: nothing."""
     if view[IN_COMBAT] != 0:
@@ -73,12 +73,12 @@ FIGHTER = Strategy(
     name="fighter",
     description="fights to the end; explosives first, biggest first; stimulators only to cheat death",
     escape=never, target=first_alive, weapon=biggest_explosive,
-    heal=medkits_before_fight, rescue=fewest_stims, heals_in_combat=False,
+    heal=medkits_before_fight, rescue=fewest_stims,
 )
 
 RUNNER = Strategy(
     name="runner",
     description="always tries the escape roll, then fights like fighter",
     escape=always, target=first_alive, weapon=biggest_explosive,
-    heal=medkits_before_fight, rescue=fewest_stims, heals_in_combat=False,
+    heal=medkits_before_fight, rescue=fewest_stims,
 )

@@ -109,5 +109,5 @@ TACTICIAN = Strategy(
     description="flees a lost damage race, kills the most dangerous first, saves explosives to finish or in danger",
     escape=judge_escape, target=most_dangerous, weapon=finisher_or_panic,
     heal=medkits_before_fight, rescue=fewest_stims,
-    params=np.array([1.0, 2.0]), param_names=("flee_ratio", "danger_rounds"), heals_in_combat=False,
+    params=np.array([1.0, 2.0]), param_names=("flee_ratio", "danger_rounds"),
 )

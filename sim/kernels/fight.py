@@ -57,6 +57,9 @@ TRIAL_BASE = STATE_SIZE * N_STREAMS  # slot of ``rng`` holding the trial's key b
 FIREARM = -1
 NONE = -1
 
+# --- the decisions a strategy may take (bits of ``asks``)
+ASK_ESCAPE, ASK_HEAL_IN_COMBAT = 1, 2
+
 DECISION = types.int64(types.int64[::1], types.float64[::1])
 """Every fight decision: ``decide(view, params) -> int``.
 
@@ -276,12 +279,14 @@ def _death_check(view, params, rescue, used):
 @njit(inline="always", cache=True)
 def _stalker_attack(view, params, rng, target, weapon, used):
     """Z-15..Z-21, Z-38: one attack on the chosen monster, firearm or one explosive."""
-    t = target(view, params) if view[N_ALIVE] > 1 else -1
-    if t < 0 or t >= view[N_MON] or view[mon_hp(view, t)] <= 0:
-        t = 0
-        while view[mon_hp(view, t)] <= 0:
-            t += 1
-    view[TARGET] = t
+    t = 0
+    if view[N_MON] > 1:
+        t = target(view, params) if view[N_ALIVE] > 1 else -1
+        if t < 0 or t >= view[N_MON] or view[mon_hp(view, t)] <= 0:
+            t = 0
+            while view[mon_hp(view, t)] <= 0:
+                t += 1
+        view[TARGET] = t
     w = weapon(view, params) if view[EXPL_LEFT] > 0 else FIREARM
     if w != FIREARM and (w < 0 or w >= view[N_EXPL] or view[expl_n(view, w)] <= 0):
         w = FIREARM
@@ -303,15 +308,16 @@ def _stalker_attack(view, params, rng, target, weapon, used):
 
 
 @njit(inline="always", cache=True)
-def fight_once(view, params, heals_in_combat, rng, escape, target, weapon, heal, rescue, used):
+def fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, used):
     """Resolve one fight on a freshly reset ``view``; returns the outcome code.
-    ``heals_in_combat`` 0 means the strategy never heals by choice in combat,
-    so its ``heal`` is asked only before the fight.
+    ``asks`` holds ``ASK_ESCAPE`` if the strategy may try to escape and
+    ``ASK_HEAL_IN_COMBAT`` if it may heal by choice in combat; decisions a
+    strategy declares it never takes are not asked.
     ``view[ROUND]`` ends as the rounds fought (0 for an escape), ``view[HP]``
     as the HP left."""
     view[IN_COMBAT] = 0
     _heal_phase(view, params, heal, used)
-    if escape(view, params) != 0:  # Z-33
+    if asks & ASK_ESCAPE and escape(view, params) != 0:  # Z-33
         rep = view[REPUTATION]
         if rep <= view[ESCAPE_AUTO_MAX]:
             return ESCAPE
@@ -321,7 +327,7 @@ def fight_once(view, params, heals_in_combat, rng, escape, target, weapon, heal,
     view[IN_COMBAT] = 1
     for r in range(1, view[MAX_ROUNDS] + 1):  # Z-38
         view[ROUND] = r
-        if heals_in_combat:
+        if asks & ASK_HEAL_IN_COMBAT:
             _heal_phase(view, params, heal, used)
         _stalker_attack(view, params, rng, target, weapon, used)
         if view[N_ALIVE] == 0:
@@ -356,7 +362,7 @@ _RUN_SIG = types.void(
 
 
 @njit(_RUN_SIG, parallel=True, cache=True)
-def run_fights(seed, trial_start, n_trials, template, params, heals_in_combat,
+def run_fights(seed, trial_start, n_trials, template, params, asks,
                escape, target, weapon, heal, rescue,
                counts, rounds_hist, hp_hist, used):
     """Fight trials ``trial_start .. trial_start + n_trials - 1`` and add their
@@ -381,7 +387,7 @@ def run_fights(seed, trial_start, n_trials, template, params, heals_in_combat,
             rng[TRIAL_BASE] = base
             start_stream(rng, STALKER, base, STALKER)
             start_stream(rng, MONSTER, base, MONSTER)
-            outcome = fight_once(view, params, heals_in_combat, rng, escape, target, weapon, heal, rescue, u_row)
+            outcome = fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, u_row)
             c_b[b, outcome] += 1
             r_b[b, view[ROUND]] += 1
             h_b[b, max(0, view[HP])] += 1

@@ -130,7 +130,7 @@ class FightRun:
     def advance(self, n):
         """Run the next ``n`` trials (trial indices continue from the last chunk)."""
         start = time.perf_counter()
-        K.run_fights(self.seed, self.trials, n, self.template, self.params, int(self.strategy.heals_in_combat),
+        K.run_fights(self.seed, self.trials, n, self.template, self.params, self.strategy.asks(),
                      *self.strategy.decisions(),
                      self.counts, self.rounds_hist, self.hp_hist, self.used)
         self.elapsed += time.perf_counter() - start
