@@ -43,11 +43,12 @@ def run_dispatcher(seed, n_trials, template, params, asks, escape, target, weapo
     seed_mixed = K.mix(np.uint64(seed))
     for b in prange(n_blocks):
         view = template.copy()
-        rng = np.zeros(K.TRIAL_BASE + 1, np.uint64)
+        rng = np.zeros(K.RNG_SIZE, np.uint64)
         for trial in range(b * K.BLOCK, min(n_trials, (b + 1) * K.BLOCK)):
             K._reset(view, template)
             base = K.trial_base(seed_mixed, trial)
             rng[K.TRIAL_BASE] = base
+            rng[K.ESCAPE_KEYED] = 0
             K.start_stream(rng, K.STALKER, base, K.STALKER)
             K.start_stream(rng, K.MONSTER, base, K.MONSTER)
             c_b[b, K.fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, u_b[b])] += 1

@@ -8,6 +8,7 @@ another module can never be served from a stale cache.
 import hashlib
 import os
 import sys
+import warnings
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -37,3 +38,5 @@ def _point_numba_cache():
 
 
 _point_numba_cache()
+# decisions are passed to the kernels as first-class functions (measured and chosen: README)
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")

@@ -25,6 +25,18 @@ content_app = typer.Typer(help="Inspect and copy content sets (TOML files of ite
 app.add_typer(content_app, name="content")
 
 CONTENT_OPTION = typer.Option(None, "--content", help="Content folder to use instead of the shipped default.")
+# the loadout options, shared by every command that equips a stalker
+CHARACTER = typer.Option("novice", metavar="ID", help="Character type (novice, verzila, doktor, mazhor, gromoboi).")
+WEAPON = typer.Option(None, metavar="ID", help="Active firearm id (berdanka, ak47, kvazar); none if omitted.")
+MODS = typer.Option("", metavar="ID,ID", help="Comma-separated modifiers of that firearm, e.g. rebored,laser_sight.")
+HEAD = typer.Option(None, metavar="ID", help="Head armour id (helmet, sphere_helmet).")
+BODY = typer.Option(None, metavar="ID", help="Body armour id (leather_jacket, vest, exoskeleton).")
+STIMS = typer.Option([], metavar="ID:N", help="Stimulators as ID:COUNT, e.g. stimulator:2 (comma list or repeat).")
+MEDKITS = typer.Option([], metavar="ID:N", help="Medkits as ID:COUNT, used out of combat when HP is low.")
+EXPLOSIVES = typer.Option([], metavar="ID:N", help="Explosives as ID:COUNT, e.g. limonka:2 (at most 10 in all).")
+ESCAPE_ITEM = typer.Option(None, metavar="ID", help="Escape item id (smoke_bomb, camo_cloak, stealth_generator).")
+REPUTATION = typer.Option(None, help="Reputation for the escape roll (default: the starting one).")
+THREADS = typer.Option(None, help="Threads to use (default: all cores); results do not depend on it.")
 
 
 class UsageProblem(ZonesimError):
@@ -53,6 +65,17 @@ def _check_healing_kind(content, option, pairs, in_combat):
             other = "--stims" if item["in_combat"] else "--medkits"
             raise UsageProblem(f"{option}: '{item_id}' is {'a stimulator' if item['in_combat'] else 'a medkit'}; "
                                f"give it with {other}")
+
+
+def _loadout(game, *, stims, medkits, explosives, mods, movement="", avoidance="", **fields) -> Loadout:
+    """A validated ``Loadout`` from the shared command-line options."""
+    _check_healing_kind(game, "--stims", _counts("--stims", stims), True)
+    _check_healing_kind(game, "--medkits", _counts("--medkits", medkits), False)
+    ids = lambda text: tuple(i for i in text.split(",") if i)  # noqa: E731
+    loadout = Loadout(mods=ids(mods), healing=_counts("--stims", stims) + _counts("--medkits", medkits),
+                      explosives=_counts("--explosives", explosives), movement=ids(movement),
+                      avoidance=ids(avoidance), **fields)
+    return loadout.validate(game)
 
 
 def _set_threads(threads: Optional[int]):
@@ -88,16 +111,16 @@ def _assumptions(content, loadout: Loadout, monsters) -> list:
 @app.command()
 def encounter(
     monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group fought at once."),
-    character: str = typer.Option("novice", metavar="ID", help="Character type (novice, verzila, doktor, mazhor, gromoboi)."),
-    weapon: Optional[str] = typer.Option(None, metavar="ID", help="Active firearm id (berdanka, ak47, kvazar); none if omitted."),
-    mods: str = typer.Option("", metavar="ID,ID", help="Comma-separated modifiers of that firearm, e.g. rebored,laser_sight."),
-    head: Optional[str] = typer.Option(None, metavar="ID", help="Head armour id (helmet, sphere_helmet)."),
-    body: Optional[str] = typer.Option(None, metavar="ID", help="Body armour id (leather_jacket, vest, exoskeleton)."),
-    stims: List[str] = typer.Option([], metavar="ID:N", help="Stimulators as ID:COUNT, e.g. stimulator:2 (comma list or repeat)."),
-    medkits: List[str] = typer.Option([], metavar="ID:N", help="Medkits as ID:COUNT, used before the fight if HP is low."),
-    explosives: List[str] = typer.Option([], metavar="ID:N", help="Explosives as ID:COUNT, e.g. limonka:2 (at most 10 in all)."),
-    escape_item: Optional[str] = typer.Option(None, metavar="ID", help="Escape item id (smoke_bomb, camo_cloak, stealth_generator)."),
-    reputation: Optional[int] = typer.Option(None, help="Reputation for the escape roll (default: the starting one)."),
+    character: str = CHARACTER,
+    weapon: Optional[str] = WEAPON,
+    mods: str = MODS,
+    head: Optional[str] = HEAD,
+    body: Optional[str] = BODY,
+    stims: List[str] = STIMS,
+    medkits: List[str] = MEDKITS,
+    explosives: List[str] = EXPLOSIVES,
+    escape_item: Optional[str] = ESCAPE_ITEM,
+    reputation: Optional[int] = REPUTATION,
     hp: Optional[int] = typer.Option(None, help="HP at the start of the fight (default: full)."),
     strategy: str = typer.Option("fighter", metavar="NAME", help="fighter, runner, tactician, or FILE.py:NAME."),
     trials: Optional[int] = typer.Option(None, help="Fights to simulate [default 1,000,000]; with --target-ci, "
@@ -109,7 +132,7 @@ def encounter(
     out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and a PNG chart here."),
     target_ci: Optional[float] = typer.Option(None, help="Add trials until the 95% interval of p_survive is "
                                                          "narrower than this."),
-    threads: Optional[int] = typer.Option(None, help="Threads to use (default: all cores)."),
+    threads: Optional[int] = THREADS,
     chunk: int = typer.Option(1 << 20, help="Trials per chunk between progress updates; results do not depend on it."),
     content: Optional[Path] = CONTENT_OPTION,
 ):
@@ -130,15 +153,9 @@ def encounter(
     from sim.run.fight import exact_fight, simulate_fight
 
     game = load_content(content)
-    loadout = Loadout(
-        character=character, weapon=weapon, mods=tuple(m for m in mods.split(",") if m), head=head, body=body,
-        healing=_counts("--stims", stims) + _counts("--medkits", medkits),
-        explosives=_counts("--explosives", explosives), escape_item=escape_item, reputation=reputation, hp=hp,
-    )
-    _check_healing_kind(game, "--stims", _counts("--stims", stims), True)
-    _check_healing_kind(game, "--medkits", _counts("--medkits", medkits), False)
+    loadout = _loadout(game, character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
+                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation, hp=hp)
     strat = strategies.get(strategy)
-    loadout.validate(game)
     check_monsters(game, monster)
     if target_ci is not None and not 0 < target_ci < 1:
         raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.002")

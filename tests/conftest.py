@@ -25,7 +25,8 @@ def loadout_from_dict(d: dict) -> Loadout:
         character=d.get("character", "novice"), weapon=d.get("weapon"), mods=tuple(d.get("mods", ())),
         head=d.get("head"), body=d.get("body"), healing=tuple(d.get("healing", {}).items()),
         explosives=tuple(d.get("explosives", {}).items()), escape_item=d.get("escape_item"),
-        reputation=d.get("reputation"), hp=d.get("hp"),
+        reputation=d.get("reputation"), hp=d.get("hp"), movement=tuple(d.get("movement", ())),
+        avoidance=tuple(d.get("avoidance", ())),
     )
 
 

@@ -51,8 +51,10 @@ OUTCOMES = ("win", "draw", "escape", "death")
 
 # --- random stream purposes
 STALKER, MONSTER, ESCAPE_ROLL = 0, 1, 2
-N_STREAMS = 3
-TRIAL_BASE = STATE_SIZE * N_STREAMS  # slot of ``rng`` holding the trial's key base
+MAX_STREAMS = 8  # an ``rng`` array holds up to this many streams (journeys add their own)
+TRIAL_BASE = STATE_SIZE * MAX_STREAMS  # slot of ``rng`` holding the trial's key base
+ESCAPE_KEYED = TRIAL_BASE + 1  # nonzero once the trial's escape stream is keyed
+RNG_SIZE = ESCAPE_KEYED + 1
 
 FIREARM = -1
 NONE = -1
@@ -147,6 +149,25 @@ def only_stim(view):
                 return NONE
             found = i
     return found
+
+
+@njit(cache=True)
+def recount(view):
+    """Recompute the derived state (items left, reserve, the only stimulator)
+    from the carried counts, after counts are set from outside a fight."""
+    heals, stims, reserve = 0, 0, 0
+    for i in range(view[N_HEAL]):
+        n = view[heal_n(view, i)]
+        heals += n
+        if view[heal_slot(view, i) + H_IN_COMBAT] != 0:
+            stims += n
+            reserve += n * view[heal_slot(view, i) + H_HEAL]
+    view[HEALS_LEFT], view[STIMS_LEFT], view[RESERVE] = heals, stims, reserve
+    explosives = 0
+    for e in range(view[N_EXPL]):
+        explosives += view[expl_n(view, e)]
+    view[EXPL_LEFT] = explosives
+    view[ONLY_STIM] = only_stim(view)
 
 
 @njit(inline="always", cache=True)
@@ -321,7 +342,9 @@ def fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, us
         rep = view[REPUTATION]
         if rep <= view[ESCAPE_AUTO_MAX]:
             return ESCAPE
-        start_stream(rng, ESCAPE_ROLL, rng[TRIAL_BASE], ESCAPE_ROLL)  # keyed only when rolled
+        if rng[ESCAPE_KEYED] == 0:  # keyed on the trial's first escape roll
+            start_stream(rng, ESCAPE_ROLL, rng[TRIAL_BASE], ESCAPE_ROLL)
+            rng[ESCAPE_KEYED] = 1
         if die(rng, ESCAPE_ROLL, 6) >= rep:
             return ESCAPE
     view[IN_COMBAT] = 1
@@ -377,7 +400,7 @@ def run_fights(seed, trial_start, n_trials, template, params, asks,
     seed_mixed = mix(np.uint64(seed))
     for b in prange(n_blocks):
         view = template.copy()
-        rng = np.zeros(TRIAL_BASE + 1, np.uint64)
+        rng = np.zeros(RNG_SIZE, np.uint64)
         u_row = u_b[b]
         first = trial_start + b * BLOCK
         last = min(trial_start + n_trials, first + BLOCK)
@@ -385,6 +408,7 @@ def run_fights(seed, trial_start, n_trials, template, params, asks,
             _reset(view, template)
             base = trial_base(seed_mixed, trial)
             rng[TRIAL_BASE] = base
+            rng[ESCAPE_KEYED] = 0
             start_stream(rng, STALKER, base, STALKER)
             start_stream(rng, MONSTER, base, MONSTER)
             outcome = fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, u_row)

@@ -68,6 +68,20 @@ def next_word(rng, stream):
 
 
 @njit(inline="always", cache=True)
+def _high_product(w, n):
+    """``(w * n) >> 64`` for a ``uint64`` word and ``n < 2**32``."""
+    n = np.uint64(n)
+    return ((w >> _S32) * n + (((w & _LOW32) * n) >> _S32)) >> _S32
+
+
+@njit(inline="always", cache=True)
+def pick(rng, stream, total):
+    """A uniform index ``0 .. total - 1`` from the stream's next word (not its
+    dice buffer); bias below ``total / 2**64``."""
+    return np.int64(_high_product(next_word(rng, stream), total))
+
+
+@njit(inline="always", cache=True)
 def die(rng, stream, sides):
     """One die with ``sides`` faces, 1..sides, from ``stream``."""
     o = STATE_SIZE * stream
@@ -75,9 +89,8 @@ def die(rng, stream, sides):
         rng[o + 2] = next_word(rng, stream)
         rng[o + 3] = np.uint64(DICE_PER_WORD)
     w = rng[o + 2]
-    s = np.uint64(sides)
-    high = ((w >> _S32) * s + (((w & _LOW32) * s) >> _S32)) >> _S32
-    rng[o + 2] = w * s
+    high = _high_product(w, sides)
+    rng[o + 2] = w * np.uint64(sides)
     rng[o + 3] -= _U1
     return np.int64(high) + 1
 

@@ -51,12 +51,7 @@ def fight_template(content: Content, loadout: Loadout, monsters) -> tuple[np.nda
     for e, item in enumerate(explosives):
         view[view[K.EXPL_N0] + e] = carried.get(item.id, 0)
         view[view[K.EXPL0] + K.EXPL_SLOTS * e + K.E_DICE] = item["dice"]
-    view[K.HEALS_LEFT] = sum(carried.get(item.id, 0) for item in healing)
-    view[K.STIMS_LEFT] = sum(carried.get(item.id, 0) for item in healing if item["in_combat"])
-    view[K.EXPL_LEFT] = sum(carried.get(item.id, 0) for item in explosives)
-    view[K.RESERVE] = sum(carried.get(item.id, 0) * (item["heal"] + character["heal_bonus"])
-                          for item in healing if item["in_combat"])
-    view[K.ONLY_STIM] = K.only_stim(view)
+    K.recount(view)
     for m, monster_id in enumerate(monsters):
         monster = content.monsters[monster_id]  # Z-37
         o = view[K.MON0] + K.MON_SLOTS * m

@@ -1,0 +1,134 @@
+"""Journey content (``journey.toml``): the map to use, event tables by danger
+level, monster groups, traps, skill events, finds and orders (Z-39, Z-41, K-06,
+K-08). Validated into plain tuples of entries; ``ContentError`` names the file,
+the entry and the field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from sim.content.load import DEFAULT_DIR, Content, ContentError, _entry, _read
+from sim.content.maps import HexMap, load_map, load_terrain
+
+JOURNEY_FILE = "journey.toml"
+EVENT_KINDS = ("nothing", "monster", "trap", "skill", "find")
+DANGER_LEVELS = 10
+FIND_KINDS = ("money", "artefact")
+
+_BAND = {"min_danger": ("int", True, 0), "max_danger": ("int", True, 0), "weight": ("int", True, 0)}
+SECTIONS = {
+    "journey": {"map": ("str", True, None), "start_base": ("str", True, None), "max_group": ("int", True, 1)},
+    "progression": {"influence_start": ("int", True, 0), "reroll_cost": ("int", True, 0),
+                    "extra_one_fails": ("bool", True, None)},
+}
+LISTS = {
+    "monster_groups": {"monsters": ("list", True, None), **_BAND},
+    "traps": {"id": ("str", True, None), "dice": ("int", True, 0), "bonus": ("int", True, None),
+              "avoid_on": ("int", True, 1), **_BAND},
+    "skill_events": {"id": ("str", True, None), "attribute": ("str", True, None), "target": ("int", True, None),
+                     "damage_dice": ("int", True, 0), "missed_turns": ("int", True, 0), **_BAND},
+    "finds": {"id": ("str", True, None), "kind": (FIND_KINDS, True, None), "amount": ("int", True, 0), **_BAND},
+    "orders": {"id": ("str", True, None), "destination": ("str", True, None), "reward": ("int", True, 0),
+               "step_penalty": ("int", True, 0)},
+}
+
+
+@dataclass(frozen=True)
+class JourneyContent:
+    """A validated ``journey.toml`` with its map."""
+
+    path: Path
+    hexmap: HexMap
+    settings: MappingProxyType      # [journey] and [progression] fields
+    attributes: MappingProxyType    # K-08 attribute -> value
+    events: MappingProxyType        # kind -> weights at danger 0..9 (Z-39)
+    monster_groups: tuple
+    traps: tuple
+    skill_events: tuple
+    finds: tuple
+    orders: tuple
+
+
+def _list_entries(path, raw, section, fields, check_list):
+    """Validate ``[[section]]`` tables; ``list`` fields go to ``check_list``."""
+    tables = raw.get(section, [])
+    if not isinstance(tables, list):
+        raise ContentError(f"{path}: {section}: expected [[{section}]] tables")
+    out = []
+    for i, table in enumerate(tables):
+        label = f"{section}[{i}]"
+        if not isinstance(table, dict):
+            raise ContentError(f"{path}: {label}: expected a table")
+        plain = {k: v for k, v in table.items() if fields.get(k, ("",))[0] != "list"}
+        entry = _entry(path, section, table.get("id", label), plain, {k: f for k, f in fields.items()
+                                                                        if f[0] != "list"}, {}, label=label)
+        values = dict(entry.fields)
+        for field, spec in fields.items():
+            if spec[0] == "list":
+                values[field] = check_list(f"{path}: {label}.{field}", table.get(field))
+        if "min_danger" in values and not 0 <= values["min_danger"] <= values["max_danger"] < DANGER_LEVELS:
+            raise ContentError(f"{path}: {label}: min_danger {values['min_danger']} / max_danger "
+                               f"{values['max_danger']}; use 0 <= min_danger <= max_danger <= 9")
+        out.append(MappingProxyType(values))
+    return tuple(out)
+
+
+def load_journey(content: Content) -> JourneyContent:
+    """Load ``journey.toml`` of the content folder, its map and terrain."""
+    directory = Path(content.directory)
+    path = directory / JOURNEY_FILE
+    raw = _read(directory, JOURNEY_FILE)
+    known = set(SECTIONS) | set(LISTS) | {"attributes", "events"}
+    for key in raw:
+        if key not in known:
+            raise ContentError(f"{path}: [{key}]: unknown section; known: {', '.join(sorted(known))}")
+    settings = {}
+    for section, fields in SECTIONS.items():
+        if not isinstance(raw.get(section), dict):
+            raise ContentError(f"{path}: [{section}]: missing section; copy it from the default journey.toml")
+        settings.update(_entry(path, section, section, raw[section], fields, {}).fields)
+    hexmap = load_map(directory / "maps" / f"{settings['map']}.toml", load_terrain(directory if (
+        directory / "terrain.toml").is_file() else DEFAULT_DIR))
+    if settings["start_base"] not in {b.id for b in hexmap.bases}:
+        raise ContentError(f"{path}: journey.start_base: '{settings['start_base']}' is not a base of {hexmap.path}; "
+                           f"use one of: {', '.join(b.id for b in hexmap.bases)}")
+    attributes = raw.get("attributes", {})
+    for name, value in attributes.items():
+        if name != "assumed" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ContentError(f"{path}: attributes.{name}: expected int, got {value!r}")
+    attributes = {k: v for k, v in attributes.items() if k != "assumed"}
+    events = raw.get("events", {})
+    for kind in EVENT_KINDS:
+        weights = events.get(kind)
+        if (not isinstance(weights, list) or len(weights) != DANGER_LEVELS
+                or any(isinstance(w, bool) or not isinstance(w, int) or w < 0 for w in weights)):
+            raise ContentError(f"{path}: events.{kind}: expected {DANGER_LEVELS} weights >= 0 "
+                               f"(danger levels 0..9), got {weights!r}")
+    max_group = settings["max_group"]
+
+    def monster_list(where, value):
+        if not isinstance(value, list) or not 1 <= len(value) <= max_group:
+            raise ContentError(f"{where}: expected a list of 1..{max_group} monster ids ([journey] max_group)")
+        for m in value:
+            if m not in content.monsters:
+                raise ContentError(f"{where}: unknown monster '{m}'; use one of: {', '.join(content.monsters)}")
+        return tuple(value)
+
+    lists = {s: _list_entries(path, raw, s, f, monster_list) for s, f in LISTS.items()}
+    for i, ev in enumerate(lists["skill_events"]):
+        if ev["attribute"] not in attributes:
+            raise ContentError(f"{path}: skill_events[{i}].attribute: '{ev['attribute']}' is not in [attributes] "
+                               f"({', '.join(attributes)})")
+    points = {p.id for p in hexmap.bases + hexmap.sites}
+    for i, order in enumerate(lists["orders"]):
+        if order["destination"] not in points:
+            raise ContentError(f"{path}: orders[{i}].destination: '{order['destination']}' is not a base or site "
+                               f"of {hexmap.path}; use one of: {', '.join(sorted(points))}")
+    if not lists["orders"]:
+        raise ContentError(f"{path}: orders: none defined; add at least one [[orders]] table")
+    return JourneyContent(path, hexmap, MappingProxyType(settings), MappingProxyType(attributes),
+                          MappingProxyType({k: tuple(events[k]) for k in EVENT_KINDS}),
+                          lists["monster_groups"], lists["traps"], lists["skill_events"], lists["finds"],
+                          lists["orders"])

@@ -1,0 +1,385 @@
+"""Journeys over a hex map: days of movement, hex events, fights, orders, death
+and the replacement stalker (Z-08..Z-10, Z-25, Z-26, Z-30, Z-34..Z-39, Z-41,
+K-01..K-03, K-06..K-08).
+
+The stalker's body (HP, carried healing items and explosives, firearm, armour,
+reputation for escapes) is a fight view (``sim.kernels.fight``) laid out for
+``max_group`` monsters, so every fight, trap and heal uses the fight kernel's
+own rules. The rest of his state is the ``int64`` array ``js`` with the slots
+below. Tables are ``int64`` arrays, one row per entry, with the column
+constants below; hexes are numbered ``row * width + col``.
+
+Random streams per trial: the fight's three (stalker, monster, escape), then
+``EVENT`` (event kinds and variants, by ``pick``), ``TRAP`` and ``SKILL``.
+"""
+
+import numpy as np
+from numba import njit, prange, types
+
+from sim.kernels import fight as F
+from sim.kernels.dice import skill_test
+from sim.kernels.rng import die, mix, pick, roll, start_stream, trial_base
+
+EVENT, TRAP, SKILL = 3, 4, 5
+N_JOURNEY_STREAMS = 6
+
+# --- event kinds (rows of the event weight table, Z-39)
+NOTHING, MONSTER, TRAP_EVENT, SKILL_EVENT, FIND = 0, 1, 2, 3, 4
+# --- columns shared by every banded table: eligible danger levels and weight
+LO, HI, WEIGHT = 0, 1, 2
+G_SIZE, G_MONSTER0 = 3, 4                      # monster groups: size, monster indices
+MN_HP, MN_DICE, MN_BONUS, MN_DEFENCE, MN_TROPHY = 0, 1, 2, 3, 4   # monsters
+T_DICE, T_BONUS, T_AVOID_ON = 3, 4, 5          # traps
+S_VALUE, S_TARGET, S_DAMAGE_DICE, S_MISSED = 3, 4, 5, 6           # skill events
+FD_KIND, FD_AMOUNT = 3, 4                      # finds
+FIND_MONEY, FIND_ARTEFACT = 0, 1
+O_DEST, O_REWARD, O_PENALTY = 0, 1, 2          # orders
+
+# --- setup vector: the run's constants
+(SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_ESCAPE_RED, SU_INFLUENCE, SU_REROLL_COST,
+ SU_EXTRA_ONE_FAILS, SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_MOVE, SU_AVOID_ALWAYS,
+ SU_AVOID_ON) = range(14)
+SETUP_SIZE = 14
+
+# --- journey state ``js``: the stalker's (first block) and the loot cache's (second block, same order)
+HEX, MONEY, REP, ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE, TROPHY, ARTEFACT = range(12)
+CARRIED = 12  # slots HEX..ARTEFACT travel to the loot cache on death (HEX = where it lies)
+CACHE = CARRIED  # the cache block starts here; its HEX slot is -1 when there is no cache
+INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS = range(2 * CARRIED, 2 * CARRIED + 8)
+COUNTS = 2 * CARRIED + 8  # then the cache's healing and explosive counts
+
+
+def state_size(n_items):
+    """Length of ``js`` for ``n_items`` healing + explosive types."""
+    return COUNTS + n_items
+
+
+@njit(inline="always", cache=True)
+def _band_pick(rng, table, level):
+    """Weighted choice (EVENT) among the rows eligible at danger ``level``; -1 if none."""
+    total = 0
+    for r in range(table.shape[0]):
+        if table[r, LO] <= level <= table[r, HI]:
+            total += table[r, WEIGHT]
+    if total == 0:
+        return -1
+    x = pick(rng, EVENT, total)
+    for r in range(table.shape[0]):
+        if table[r, LO] <= level <= table[r, HI]:
+            x -= table[r, WEIGHT]
+            if x < 0:
+                return r
+    return -1
+
+
+@njit(inline="always", cache=True)
+def _event_kind(rng, weights, level):
+    """Z-39: the event kind at danger ``level`` (no draw when every weight is 0)."""
+    total = 0
+    for k in range(weights.shape[0]):
+        total += weights[k, level]
+    if total == 0:
+        return NOTHING
+    x = pick(rng, EVENT, total)
+    for k in range(weights.shape[0]):
+        x -= weights[k, level]
+        if x < 0:
+            return k
+    return NOTHING
+
+
+@njit(inline="always", cache=True)
+def _n_items(view):
+    return view[F.N_HEAL] + view[F.N_EXPL]
+
+
+@njit(inline="always", cache=True)
+def _item_slot(view, i):
+    """View offset of the carried count of item ``i`` (healing types, then explosives)."""
+    return F.heal_n(view, i) if i < view[F.N_HEAL] else F.expl_n(view, i - view[F.N_HEAL])
+
+
+@njit(cache=True)
+def _wear(view, js):
+    """Put the stalker's firearm, armour and reputation from ``js`` on the fight view."""
+    view[F.FIREARM_DICE] = js[FIRE_DICE]
+    view[F.FIREARM_BONUS] = js[FIRE_BONUS]
+    view[F.DEFENCE] = js[DEFENCE]
+    view[F.REPUTATION] = max(0, js[REP] + js[ESC_RED])  # Z-32
+    F.recount(view)
+
+
+@njit(cache=True)
+def _die_and_replace(view, js, setup, deaths_at):
+    """Z-08..Z-10: everything carried becomes the loot cache at the death hex; a
+    replacement starts at the start base with the replacement money and nothing else."""
+    js[DEATHS] += 1
+    deaths_at[js[HEX]] += 1
+    for k in range(CARRIED):
+        js[CACHE + k] = js[k]
+    for i in range(_n_items(view)):
+        js[COUNTS + i] = view[_item_slot(view, i)]
+        view[_item_slot(view, i)] = 0
+    js[HEX] = setup[SU_START_HEX]
+    js[MONEY] = setup[SU_REPLACEMENT_MONEY]
+    js[REP] = 0
+    js[ESC_RED] = 0
+    js[MOVE] = 0
+    js[AVOID_ALWAYS] = 0
+    js[AVOID_ON] = setup[SU_AVOID_BASELINE]
+    js[FIRE_DICE] = 0
+    js[FIRE_BONUS] = 0
+    js[DEFENCE] = 0
+    js[TROPHY] = 0
+    js[ARTEFACT] = 0
+    js[MISSED] = 0
+    view[F.HP] = view[F.MAX_HP]
+    _wear(view, js)
+
+
+@njit(cache=True)
+def _recover_cache(view, js):
+    """Z-10: the replacement takes the loot cache on reaching its hex."""
+    js[MONEY] += js[CACHE + MONEY]
+    js[TROPHY] += js[CACHE + TROPHY]
+    js[ARTEFACT] += js[CACHE + ARTEFACT]
+    for k in (ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE):  # his kit, not his name
+        js[k] = js[CACHE + k]
+    for i in range(_n_items(view)):
+        view[_item_slot(view, i)] += js[COUNTS + i]
+        js[COUNTS + i] = 0
+    js[CACHE + HEX] = -1
+    _wear(view, js)
+
+
+@njit(cache=True)
+def _fight_group(view, js, params, asks, rng, fns, group, monsters, used):
+    """A monster event: the fight kernel's fight against the group (Z-38). True if dead."""
+    escape, target, weapon, heal, rescue = fns
+    size = group[G_SIZE]
+    view[F.N_MON] = size
+    view[F.N_ALIVE] = size
+    view[F.ROUND] = 0
+    view[F.TARGET] = 0
+    for i in range(size):
+        m = group[G_MONSTER0 + i]
+        view[F.mon_hp(view, i)] = monsters[m, MN_HP]
+        o = F.mon_slot(view, i)
+        view[o + F.M_MAX_HP] = monsters[m, MN_HP]
+        view[o + F.M_DICE] = monsters[m, MN_DICE]
+        view[o + F.M_BONUS] = monsters[m, MN_BONUS]
+        view[o + F.M_DEFENCE] = monsters[m, MN_DEFENCE]
+    outcome = F.fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, used)
+    if outcome == F.WIN:
+        js[KILLS] += size
+        for i in range(size):
+            js[TROPHY] += monsters[group[G_MONSTER0 + i], MN_TROPHY]
+    return outcome == F.DEATH
+
+
+@njit(cache=True)
+def _hurt(view, params, rescue, damage, used):
+    """Damage outside a fight, then the Z-08 death check. True if dead."""
+    if damage > 0:
+        view[F.HP] -= damage
+        if view[F.HP] <= 0:
+            return F._death_check(view, params, rescue, used)
+    return False
+
+
+@njit(cache=True)
+def _trap(view, js, params, rng, rescue, trap, used):
+    """Z-30, Z-39: avoided by item or a d6, else dice damage through armour. True if dead."""
+    if js[AVOID_ALWAYS] != 0:
+        return False
+    threshold = trap[T_AVOID_ON] - (4 - js[AVOID_ON])
+    if die(rng, TRAP, 6) >= threshold:
+        return False
+    damage = roll(rng, TRAP, trap[T_DICE], 6) + trap[T_BONUS] - view[F.DEFENCE]
+    return _hurt(view, params, rescue, damage, used)
+
+
+@njit(cache=True)
+def _skill_event(view, js, params, rng, rescue, event, setup, used):
+    """K-01..K-03, K-06..K-08: a skill test, one Influence re-roll, then damage and
+    missed turns. True if dead."""
+    extra_one_fails = setup[SU_EXTRA_ONE_FAILS] != 0
+    passed, _ = skill_test(rng, SKILL, event[S_VALUE], 0, event[S_TARGET], extra_one_fails)
+    if not passed and js[INFLUENCE] >= setup[SU_REROLL_COST]:
+        js[INFLUENCE] -= setup[SU_REROLL_COST]
+        passed, _ = skill_test(rng, SKILL, event[S_VALUE], 0, event[S_TARGET], extra_one_fails)
+    if passed:
+        return False
+    if _hurt(view, params, rescue, roll(rng, SKILL, event[S_DAMAGE_DICE], 6), used):
+        return True
+    js[MISSED] += event[S_MISSED]
+    return False
+
+
+@njit(cache=True)
+def _hex_event(view, js, params, asks, rng, fns, level, tables, used):
+    """Z-39: draw and resolve the event of a hex of danger ``level``. True if dead."""
+    weights, groups, monsters, traps, skills, finds, setup = tables
+    kind = _event_kind(rng, weights, level)
+    if kind == MONSTER:
+        g = _band_pick(rng, groups, level)
+        if g >= 0:
+            return _fight_group(view, js, params, asks, rng, fns, groups[g], monsters, used)
+    elif kind == TRAP_EVENT:
+        t = _band_pick(rng, traps, level)
+        if t >= 0:
+            return _trap(view, js, params, rng, fns[4], traps[t], used)
+    elif kind == SKILL_EVENT:
+        s = _band_pick(rng, skills, level)
+        if s >= 0:
+            return _skill_event(view, js, params, rng, fns[4], skills[s], setup, used)
+    elif kind == FIND:
+        f = _band_pick(rng, finds, level)
+        if f >= 0:
+            js[MONEY if finds[f, FD_KIND] == FIND_MONEY else ARTEFACT] += finds[f, FD_AMOUNT]
+    return False
+
+
+@njit(cache=True)
+def _complete_order(view, js, orders, day):
+    """Z-41: the order pays its reward and +1 reputation (harder escapes, Z-33);
+    the next order is taken."""
+    k = js[ORDER]
+    js[MONEY] += orders[k, O_REWARD]
+    js[REP] += 1
+    view[F.REPUTATION] = max(0, js[REP] + js[ESC_RED])
+    js[ORDERS_DONE] += 1
+    if js[FIRST_DAY] == 0:
+        js[FIRST_DAY] = day
+    js[ORDER] = k + 1
+    if js[ORDER] == orders.shape[0]:
+        js[DONE_DAY] = day
+
+
+@njit(cache=True)
+def journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger, hop, orders, tables,
+                 used, traffic, deaths_at):
+    """One campaign of up to ``days`` days (Z-34: a day's steps; K-07 missed turns)."""
+    setup = tables[6]
+    for day in range(1, days + 1):
+        if js[ORDER] == orders.shape[0]:
+            return
+        if js[MISSED] > 0:  # K-07
+            js[MISSED] -= 1
+            continue
+        penalty = orders[js[ORDER], O_PENALTY]
+        budget = setup[SU_STEP_BUDGET] + js[MOVE] - penalty  # Z-25, Z-41
+        epicentre_limit = min(setup[SU_STEP_BUDGET], budget)  # Z-26
+        spent = 0
+        while True:
+            recovering = js[CACHE + HEX] >= 0 and setup[SU_RECOVER_LOOT] != 0
+            goal = js[CACHE + HEX] if recovering else orders[js[ORDER], O_DEST]
+            if js[HEX] == goal:
+                if recovering:
+                    _recover_cache(view, js)
+                    continue
+                _complete_order(view, js, orders, day)
+                if js[ORDER] == orders.shape[0]:
+                    return
+                continue
+            n = hop[goal, js[HEX]]
+            limit = epicentre_limit if epicentre[n] != 0 else budget
+            if spent + cost[n] > limit:  # Z-34, Z-35: the move waits for tomorrow
+                break
+            spent += cost[n]
+            js[HEX] = n
+            traffic[n] += 1
+            if _hex_event(view, js, params, asks, rng, fns, danger[n], tables, used):
+                _die_and_replace(view, js, setup, deaths_at)
+                break
+            view[F.IN_COMBAT] = 0
+            F._heal_phase(view, params, fns[3], used)  # Z-31: medkits between events
+
+
+DEATH_CAP = 10
+"""Deaths per trial are counted exactly up to this, the rest in the last bin."""
+
+
+@njit(cache=True)
+def _start(view, template, js, setup):
+    """A fresh stalker at the start base (Z-01, Z-07)."""
+    view[:] = template
+    js[:] = 0
+    js[HEX] = setup[SU_START_HEX]
+    js[MONEY] = setup[SU_MONEY]
+    js[REP] = setup[SU_REPUTATION]
+    js[ESC_RED] = setup[SU_ESCAPE_RED]
+    js[MOVE] = setup[SU_MOVE]
+    js[AVOID_ALWAYS] = setup[SU_AVOID_ALWAYS]
+    js[AVOID_ON] = setup[SU_AVOID_ON]
+    js[FIRE_DICE] = template[F.FIREARM_DICE]
+    js[FIRE_BONUS] = template[F.FIREARM_BONUS]
+    js[DEFENCE] = template[F.DEFENCE]
+    js[INFLUENCE] = setup[SU_INFLUENCE]
+    js[CACHE + HEX] = -1
+
+
+_TABLES = types.Tuple((types.int64[:, ::1],) * 6 + (types.int64[::1],))
+_RUN_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
+    types.UniTuple(F.DecisionType, 5),
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], _TABLES,
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.float64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+)
+
+
+@njit(_RUN_SIG, parallel=True, cache=True)
+def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
+                 cost, epicentre, danger, hop, orders, tables,
+                 counts, done_hist, first_hist, orders_hist, deaths_hist, sums, used, traffic, deaths_at):
+    """Campaign trials ``trial_start ..``; adds ``counts`` (completed, no death),
+    histograms of the completion day and first order day (``days + 1``: never),
+    of orders done and of deaths, ``sums`` (money, money squared, kills), items
+    used, and per-hex traffic and deaths. Integer sums (money as exact floats):
+    the same for any thread count or chunking."""
+    n_blocks = (n_trials + F.BLOCK - 1) // F.BLOCK
+    n_hex = cost.size
+    c_b = np.zeros((n_blocks, counts.size), np.int64)
+    dh_b = np.zeros((n_blocks, done_hist.size), np.int64)
+    fh_b = np.zeros((n_blocks, first_hist.size), np.int64)
+    oh_b = np.zeros((n_blocks, orders_hist.size), np.int64)
+    de_b = np.zeros((n_blocks, deaths_hist.size), np.int64)
+    s_b = np.zeros((n_blocks, sums.size), np.float64)
+    u_b = np.zeros((n_blocks, used.size), np.int64)
+    t_b = np.zeros((n_blocks, n_hex), np.int64)
+    d_b = np.zeros((n_blocks, n_hex), np.int64)
+    seed_mixed = mix(np.uint64(seed))
+    setup = tables[6]
+    for b in prange(n_blocks):
+        view = template.copy()
+        js = np.zeros(COUNTS + used.size, np.int64)
+        rng = np.zeros(F.RNG_SIZE, np.uint64)
+        first = trial_start + b * F.BLOCK
+        for trial in range(first, min(trial_start + n_trials, first + F.BLOCK)):
+            _start(view, template, js, setup)
+            base = trial_base(seed_mixed, trial)
+            for stream in range(N_JOURNEY_STREAMS):
+                start_stream(rng, stream, base, stream)
+            rng[F.TRIAL_BASE] = base
+            rng[F.ESCAPE_KEYED] = 1
+            journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger, hop, orders, tables,
+                         u_b[b], t_b[b], d_b[b])
+            c_b[b, 0] += js[ORDER] == orders.shape[0]
+            c_b[b, 1] += js[DEATHS] == 0
+            dh_b[b, js[DONE_DAY] if js[DONE_DAY] > 0 else days + 1] += 1
+            fh_b[b, js[FIRST_DAY] if js[FIRST_DAY] > 0 else days + 1] += 1
+            oh_b[b, js[ORDERS_DONE]] += 1
+            de_b[b, min(js[DEATHS], DEATH_CAP)] += 1
+            s_b[b, 0] += js[MONEY]
+            s_b[b, 1] += js[MONEY] * js[MONEY]
+            s_b[b, 2] += js[KILLS]
+    counts += c_b.sum(axis=0)
+    done_hist += dh_b.sum(axis=0)
+    first_hist += fh_b.sum(axis=0)
+    orders_hist += oh_b.sum(axis=0)
+    deaths_hist += de_b.sum(axis=0)
+    sums += s_b.sum(axis=0)
+    used += u_b.sum(axis=0)
+    traffic += t_b.sum(axis=0)
+    deaths_at += d_b.sum(axis=0)

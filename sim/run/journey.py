@@ -1,0 +1,204 @@
+"""Journey scenarios: content + loadout + journey strategy -> kernel runs -> ``JourneyResult``."""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import strategies
+from sim.analysis.stats import mean_interval, wilson
+from sim.content import Content
+from sim.content.journey import EVENT_KINDS, FIND_KINDS, JourneyContent, load_journey
+from sim.content.loadout import Loadout, LoadoutError
+from sim.kernels import fight as F
+from sim.kernels import journey as J
+from sim.kernels.route import next_hops
+from sim.run.fight import fight_template
+
+AVOID_BASELINE = 4  # Z-30 [G]: item thresholds are stated for an event "avoided on 4+"
+
+
+@dataclass(frozen=True)
+class JourneyStrategy:
+    """How a stalker travels: his fight strategy, how much he avoids danger on
+    the way (``danger_weight``: extra steps he would walk to avoid one danger
+    level), and whether a replacement goes back for the dead one's loot."""
+
+    name: str
+    description: str
+    fight: str
+    danger_weight: int
+    recover_loot: bool
+
+
+JOURNEY_STRATEGIES = {
+    s.name: s for s in (
+        JourneyStrategy("cautious", "walks around danger (3 steps per danger level), flees lost fights, "
+                        "recovers loot", "runner", 3, True),
+        JourneyStrategy("greedy", "takes the fewest steps, fights everything, recovers loot", "fighter", 0, True),
+    )
+}
+
+
+def get_journey_strategy(name: str) -> JourneyStrategy:
+    if name not in JOURNEY_STRATEGIES:
+        raise LoadoutError(f"--strategy: unknown journey strategy '{name}'; use one of: "
+                           f"{', '.join(JOURNEY_STRATEGIES)}")
+    return JOURNEY_STRATEGIES[name]
+
+
+def _hex_index(hexmap, at):
+    col, row = at
+    return row * hexmap.width + col
+
+
+def map_arrays(hexmap, danger_weight):
+    """Flat per-hex cost, Epicentre flag, danger and the next-hop table (Z-35, Z-26, Z-39)."""
+    n_hex = hexmap.width * hexmap.height
+    neighbours = np.full((n_hex, 6), -1, np.int64)
+    for row in range(hexmap.height):
+        for col in range(hexmap.width):
+            for k, at in enumerate(hexmap.neighbours(col, row)):
+                neighbours[_hex_index(hexmap, (col, row)), k] = _hex_index(hexmap, at)
+    cost, danger, epicentre = (np.array(a.ravel(), dtype=np.int64) for a in (hexmap.cost, hexmap.danger,
+                                                                             hexmap.epicentre))
+    return cost, epicentre, danger, next_hops(neighbours, cost + danger_weight * danger)
+
+
+def _banded(rows, extra):
+    """``[lo, hi, weight, *extra(row)]`` per entry, as an int64 table (at least one row)."""
+    table = [[r["min_danger"], r["max_danger"], r["weight"], *extra(r)] for r in rows]
+    width = 3 + (len(table[0]) - 3 if table else 0)
+    return np.array(table, dtype=np.int64).reshape(len(table), width) if table else np.zeros((0, 3), np.int64)
+
+
+def journey_tables(content: Content, journey: JourneyContent, setup):
+    """The kernel's event tables (Z-39) and the setup vector, as int64 arrays."""
+    monster_ids = list(content.monsters)
+    max_group = journey.settings["max_group"]
+    monsters = np.array([[m["hp"], m["dice"], m["bonus"], m["defence"], m["trophy_price"]]
+                         for m in content.monsters.values()], dtype=np.int64)
+    groups = _banded(journey.monster_groups, lambda r: [len(r["monsters"])] + [
+        monster_ids.index(m) for m in r["monsters"]] + [0] * (max_group - len(r["monsters"])))
+    traps = _banded(journey.traps, lambda r: [r["dice"], r["bonus"], r["avoid_on"]])
+    skills = _banded(journey.skill_events, lambda r: [journey.attributes[r["attribute"]], r["target"],
+                                                      r["damage_dice"], r["missed_turns"]])
+    finds = _banded(journey.finds, lambda r: [FIND_KINDS.index(r["kind"]), r["amount"]])
+    weights = np.array([journey.events[k] for k in EVENT_KINDS], dtype=np.int64)
+    return tuple(np.ascontiguousarray(t) for t in (weights, groups, monsters, traps, skills, finds)) + (setup,)
+
+
+@dataclass
+class JourneyResult:
+    """Aggregates of many campaigns."""
+
+    seed: int
+    trials: int
+    days: int
+    n_orders: int
+    counts: np.ndarray
+    done_hist: np.ndarray
+    first_hist: np.ndarray
+    orders_hist: np.ndarray
+    deaths_hist: np.ndarray
+    sums: np.ndarray
+    items_used: dict
+    traffic: np.ndarray
+    deaths_at: np.ndarray
+    elapsed_s: float
+    hex_steps: int = 0
+    probabilities: dict = field(default_factory=dict)
+    ci95: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        n = self.trials
+        successes = {"p_complete": int(self.counts[0]), "p_no_death": int(self.counts[1]),
+                     "p_first_order": n - int(self.first_hist[-1])}
+        self.probabilities = {k: v / n for k, v in successes.items()}
+        self.ci95 = {k: wilson(v, n) for k, v in successes.items()}
+
+    def summary(self):
+        """The JSON of ``zonesim journey --json``."""
+        days = np.arange(self.done_hist.size)
+        completed = int(self.counts[0])
+        money_lo, money_hi = mean_interval(self.sums[0], self.sums[1], self.trials)
+        deaths = np.arange(self.deaths_hist.size)
+        return {
+            **self.probabilities,
+            "ci95": {k: list(v) for k, v in self.ci95.items()},
+            "mean_days_to_complete": float(self.done_hist[:-1] @ days[:-1]) / completed if completed else None,
+            "days_to_complete": {int(d): int(c) for d, c in zip(days[:-1], self.done_hist[:-1]) if c},
+            "mean_orders_done": float(self.orders_hist @ np.arange(self.orders_hist.size)) / self.trials,
+            "mean_deaths": float(self.deaths_hist @ deaths) / self.trials,
+            "mean_money": self.sums[0] / self.trials,
+            "money_ci95": [money_lo, money_hi],
+            "mean_kills": self.sums[2] / self.trials,
+            "items_used_per_journey": self.items_used,
+            "trials": self.trials, "seed": self.seed, "days": self.days, "orders": self.n_orders,
+            "elapsed_s": self.elapsed_s,
+            "hex_steps_per_s": self.hex_steps / self.elapsed_s if self.elapsed_s > 0 else None,
+        }
+
+
+def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrategy, *, days, trials, seed,
+                     chunk=1 << 18, trial_start=0, on_progress=None) -> JourneyResult:
+    """Monte Carlo campaigns ``trial_start ..`` of ``days`` days over the journey content's map and orders."""
+    if trials < 1:
+        raise LoadoutError(f"--trials: {trials}; give at least 1 trial")
+    if days < 1:
+        raise LoadoutError(f"--days: {days}; give at least 1 day")
+    journey = load_journey(content)
+    hexmap = journey.hexmap
+    fight = strategies.get(strategy.fight)
+    max_group = journey.settings["max_group"]
+    template, labels = fight_template(content, loadout, [next(iter(content.monsters))] * max_group)
+    template[F.HP] = template[F.MAX_HP]  # a journey starts at full health
+    items = content.items
+    movement = max((items[i]["steps"] for i in loadout.movement), default=0)  # Z-25: one active
+    avoid_always = any(items[i]["always"] for i in loadout.avoidance)  # Z-30
+    avoid_on = min((items[i]["avoid_on"] for i in loadout.avoidance), default=AVOID_BASELINE)
+    rules = content.rules["stalker"]
+    reputation = loadout.reputation if loadout.reputation is not None else rules["start_reputation"]
+    setup = np.zeros(J.SETUP_SIZE, np.int64)
+    setup[J.SU_START_HEX] = _hex_index(hexmap, hexmap.point(journey.settings["start_base"]))
+    setup[J.SU_STEP_BUDGET] = rules["step_budget"]
+    setup[J.SU_MONEY] = rules["start_money"] + content.characters[loadout.character]["money_bonus"]
+    setup[J.SU_REPUTATION] = reputation
+    setup[J.SU_ESCAPE_RED] = items[loadout.escape_item]["reputation"] if loadout.escape_item else 0
+    setup[J.SU_INFLUENCE] = journey.settings["influence_start"]
+    setup[J.SU_REROLL_COST] = journey.settings["reroll_cost"]
+    setup[J.SU_EXTRA_ONE_FAILS] = int(journey.settings["extra_one_fails"])
+    setup[J.SU_REPLACEMENT_MONEY] = rules["replacement_money"]
+    setup[J.SU_RECOVER_LOOT] = int(strategy.recover_loot)
+    setup[J.SU_AVOID_BASELINE] = AVOID_BASELINE
+    setup[J.SU_MOVE], setup[J.SU_AVOID_ALWAYS], setup[J.SU_AVOID_ON] = movement, int(avoid_always), avoid_on
+    tables = journey_tables(content, journey, setup)
+    cost, epicentre, danger, hop = map_arrays(hexmap, strategy.danger_weight)
+    orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
+                       for o in journey.orders], dtype=np.int64)
+    n_orders, n_hex = len(journey.orders), cost.size
+    counts, sums = np.zeros(2, np.int64), np.zeros(3)
+    done_hist, first_hist = np.zeros(days + 2, np.int64), np.zeros(days + 2, np.int64)
+    orders_hist, deaths_hist = np.zeros(n_orders + 1, np.int64), np.zeros(J.DEATH_CAP + 1, np.int64)
+    used, traffic, deaths_at = np.zeros(len(labels), np.int64), np.zeros(n_hex, np.int64), np.zeros(n_hex, np.int64)
+    params = fight.param_vector()
+    elapsed, done = 0.0, 0
+    while done < trials:
+        n = min(chunk, trials - done)
+        start = time.perf_counter()
+        J.run_journeys(seed, trial_start + done, n, days, template, params, fight.asks(), fight.decisions(),
+                       cost, epicentre, danger, hop, orders, tables,
+                       counts, done_hist, first_hist, orders_hist, deaths_hist, sums, used, traffic, deaths_at)
+        elapsed += time.perf_counter() - start
+        done += n
+        if on_progress:
+            on_progress(done, trials, None)
+    return JourneyResult(
+        seed=seed, trials=trials, days=days, n_orders=n_orders, counts=counts, done_hist=done_hist,
+        first_hist=first_hist, orders_hist=orders_hist, deaths_hist=deaths_hist, sums=sums,
+        items_used={k: int(v) / trials for k, v in zip(labels, used) if v},
+        traffic=traffic.reshape(hexmap.height, hexmap.width), deaths_at=deaths_at.reshape(hexmap.height, hexmap.width),
+        elapsed_s=elapsed, hex_steps=int(traffic.sum()),
+    )
+
+

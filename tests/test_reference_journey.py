@@ -1,0 +1,654 @@
+"""Tests of the plain-Python reference journey (sim.reference.journey) on its own.
+
+Each test is named by the rule id it checks (RULES.md) or by `rng` / `route` /
+`aggregate` for the contract of /work/specs/journey_spec.md.  Small hand-made
+maps and journey files are written into tmp_path (a copy of the default
+content with journey.toml and the map replaced); expected values are computed
+by hand or from the raw random streams, never by the code under test.
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sim.reference.fight import MASK, Stream, simulate_fight, stream_word
+from sim.reference.journey import (
+    EVENT,
+    SKILL,
+    TRAP,
+    load_journey_content,
+    pick,
+    route_tables,
+    run_journeys,
+    simulate_journey,
+    weighted_choice,
+)
+
+DEFAULT_DIR = Path(__file__).resolve().parents[1] / "sim" / "content" / "default"
+SEED = 2024
+FIGHTER = {"fight": "fighter", "danger_weight": 0, "recover_loot": True}
+
+
+def loadout(**kw):
+    base = {
+        "character": "novice", "weapon": None, "mods": [], "head": None, "body": None,
+        "healing": {}, "explosives": {}, "escape_item": None, "reputation": None,
+        "movement": [], "avoidance": [],
+    }
+    base.update(kw)
+    return base
+
+
+# --------------------------------------------------------------------------
+# Hand-made content
+# --------------------------------------------------------------------------
+
+
+def _value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    return str(v)
+
+
+def _tables(name, entries):
+    out = []
+    for e in entries:
+        out.append(f"[[{name}]]")
+        out += [f"{k} = {_value(v)}" for k, v in e.items()]
+        out.append("")
+    return out
+
+
+def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), sites=(("target", (-1, 0)),),
+                 orders=({"id": "o1", "destination": "target", "reward": 1000, "step_penalty": 0},),
+                 events=None, groups=(), traps=(), skills=(), finds=(), progression=None,
+                 attributes=None, monsters_extra="", name="c"):
+    """A copy of the default content with a hand-made journey.toml and map.
+
+    ``terrain`` / ``danger``: lists of row strings.  A site at col -1 means
+    the last column of row 0.  ``events``: kind -> 10 weights (missing kinds 0;
+    default: nothing everywhere).
+    """
+    folder = tmp_path / name
+    shutil.copytree(DEFAULT_DIR, folder)
+    width = len(terrain[0].split())
+    if danger is None:
+        danger = [" ".join("0" * width) for _ in terrain]
+    map_lines = ['[map]', 'name = "test"', 'terrain = """', *terrain, '"""', 'danger = """', *danger, '"""', ""]
+    map_lines += _tables("bases", [{"id": i, "at": list(at)} for i, at in bases])
+    fixed_sites = [(i, (width - 1 if at[0] == -1 else at[0], at[1])) for i, at in sites]
+    map_lines += _tables("sites", [{"id": i, "at": list(at), "kind": "artefact"} for i, at in fixed_sites])
+    (folder / "maps" / "test.toml").write_text("\n".join(map_lines))
+
+    ev = {"nothing": [100] * 10}
+    if events is not None:
+        ev = dict(events)
+    prog = {"influence_start": 3, "reroll_cost": 1, "extra_one_fails": False, **(progression or {})}
+    attrs = {"strength": 2, "agility": 2, "perception": 2, "will": 2, **(attributes or {})}
+    lines = ["[journey]", 'map = "test"', f'start_base = "{bases[0][0]}"', "max_group = 4", "",
+             "[progression]", *[f"{k} = {_value(v)}" for k, v in prog.items()], "",
+             "[attributes]", *[f"{k} = {_value(v)}" for k, v in attrs.items()], "",
+             "[events]", *[f"{k} = {_value(v)}" for k, v in ev.items()], ""]
+    lines += _tables("monster_groups", groups)
+    lines += _tables("traps", traps)
+    lines += _tables("skill_events", skills)
+    lines += _tables("finds", finds)
+    lines += _tables("orders", orders)
+    (folder / "journey.toml").write_text("\n".join(lines))
+    if monsters_extra:
+        with open(folder / "monsters.toml", "a") as f:
+            f.write("\n" + monsters_extra + "\n")
+    return load_journey_content(folder)
+
+
+def level(n, weight=100):
+    """Event weights: `weight` at danger n only."""
+    w = [0] * 10
+    w[n] = weight
+    return w
+
+
+@pytest.fixture(scope="module")
+def default_content():
+    return load_journey_content(DEFAULT_DIR)
+
+
+@pytest.fixture(scope="module")
+def default_tables(default_content):
+    return route_tables(default_content, 1)
+
+
+# --------------------------------------------------------------------------
+# Random numbers
+# --------------------------------------------------------------------------
+
+
+def test_rng_pick_takes_a_whole_word_and_leaves_the_dice_buffer():
+    key = 0x0123456789ABCDEF
+    s = Stream.from_key(key)
+    w1 = stream_word(key, 1)
+    first_die = s.die(6)
+    assert first_die == ((w1 * 6) >> 64) + 1
+    # pick takes word 2 whole...
+    assert pick(s, 1000) == (stream_word(key, 2) * 1000) >> 64
+    # ...and the next die is still the second base-6 digit of word 1.
+    rest = (w1 * 6) & MASK
+    assert s.die(6) == ((rest * 6) >> 64) + 1
+
+
+def test_z39_weighted_choice_first_running_sum_above_r():
+    key = 987654321
+    s = Stream.from_key(key)
+    weights = [0, 3, 0, 2, 5]
+    for n in range(1, 200):
+        r = (stream_word(key, n) * 10) >> 64
+        expected = 1 if r < 3 else (3 if r < 5 else 4)
+        assert weighted_choice(s, weights) == expected
+
+
+# --------------------------------------------------------------------------
+# Map and route tables
+# --------------------------------------------------------------------------
+
+
+def test_z43_neighbours_are_hexmap_odd_r_order(default_content):
+    from sim.content.maps import default_map_path, load_map
+
+    hexmap = load_map(default_map_path())
+    m = default_content["map"]
+    assert (m["width"], m["height"]) == (hexmap.width, hexmap.height)
+    for h in m["hexes"]:
+        assert m["neighbours"][h] == hexmap.neighbours(*h)
+        assert m["cost"][h] == int(hexmap.cost[h[1], h[0]])
+        assert m["danger"][h] == int(hexmap.danger[h[1], h[0]])
+        assert m["epicentre"][h] == bool(hexmap.epicentre[h[1], h[0]])
+    assert m["bases"]["cordon"] == (4, 14)
+    assert m["sites"]["red_forest"] == (12, 10)
+
+
+def test_route_tables_tiny_map_by_hand(tmp_path):
+    # row 0: R F W   costs 1 2 3       odd-r: (0,1) touches (0,0), (1,0), (1,1);
+    # row 1: S R M   costs 4 1 5              (1,1) touches (2,1), (0,1), (1,0), (2,0).
+    c = make_content(tmp_path, ["R F W", "S R M"], danger=["0 0 0", "0 3 0"],
+                     sites=(("target", (2, 1)),))
+    g = (2, 1)
+    dist, hop = route_tables(c, 0)
+    assert dist[g] == {(2, 1): 0, (1, 1): 5, (2, 0): 5, (1, 0): 6, (0, 1): 6, (0, 0): 8}
+    assert hop[g] == {(1, 1): (2, 1), (2, 0): (2, 1), (1, 0): (1, 1), (0, 1): (1, 1), (0, 0): (1, 0)}
+    # danger_weight 2: the road (1,1) with danger 3 weighs 1 + 6 = 7.
+    dist, hop = route_tables(c, 2)
+    assert dist[g] == {(2, 1): 0, (1, 1): 5, (2, 0): 5, (1, 0): 8, (0, 1): 10, (0, 0): 10}
+    assert hop[g][(1, 0)] == (2, 0)
+    assert hop[g][(0, 1)] == (1, 0)
+    assert hop[g][(0, 0)] == (1, 0)
+
+
+def test_route_next_hop_ties_take_the_first_neighbour(tmp_path):
+    # (1,1) reaches (0,0) through (0,1) or (1,0), both weigh 1 + 1: neighbours order says (0,1).
+    c = make_content(tmp_path, ["R R", "R R"], sites=(("target", (1, 1)),))
+    dist, hop = route_tables(c, 0)
+    assert c["map"]["neighbours"][(1, 1)] == [(0, 1), (1, 0)]
+    assert dist[(0, 0)][(1, 1)] == 2
+    assert hop[(0, 0)][(1, 1)] == (0, 1)
+
+
+@pytest.mark.parametrize("dw", [0, 3])
+def test_route_tables_match_bellman_ford_on_default_map(default_content, dw):
+    m = default_content["map"]
+    dist, hop = route_tables(default_content, dw)
+    wt = {h: m["cost"][h] + dw * m["danger"][h] for h in m["hexes"]}
+    for g in (m["bases"]["cordon"], m["bases"]["military_base"], (17, 2), (0, 15)):
+        d = {h: 10**9 for h in m["hexes"]}
+        d[g] = 0
+        changed = True
+        while changed:
+            changed = False
+            for h in m["hexes"]:
+                for n in m["neighbours"][h]:
+                    if wt[n] + d[n] < d[h]:
+                        d[h] = wt[n] + d[n]
+                        changed = True
+        assert dist[g] == d
+        for h in m["hexes"]:
+            if h == g:
+                continue
+            values = [wt[n] + d[n] for n in m["neighbours"][h]]
+            assert hop[g][h] == m["neighbours"][h][values.index(min(values))]
+
+
+# --------------------------------------------------------------------------
+# Pure movement (danger 0 everywhere: every event is nothing)
+# --------------------------------------------------------------------------
+
+LINE = ["R F F W R S F R"]  # entering cols 1..7 costs 2 2 3 1 4 2 1
+
+
+def test_z34_z35_pure_movement_days_by_hand(tmp_path):
+    c = make_content(tmp_path, LINE)
+    # 6 steps a day: day 1 cols 1-2 (4, W would make 7); day 2 cols 3-4 (4, S would make 8);
+    # day 3 cols 5-6 (6); day 4 col 7.  Leftover steps are lost (Z-34).
+    res = simulate_journey(c, loadout(), FIGHTER, 10, SEED, 0)
+    assert res["completed"] and res["completion_day"] == 4
+    assert res["orders_done"] == 1 and res["first_order_day"] == 4
+    assert res["deaths"] == 0 and res["deaths_at"] == {}
+    assert res["traffic"] == {(i, 0): 1 for i in range(1, 8)}
+    assert res["money"] == 1000 + 1000
+    short = simulate_journey(c, loadout(), FIGHTER, 3, SEED, 0)
+    assert not short["completed"] and short["completion_day"] is None and short["orders_done"] == 0
+    assert short["traffic"] == {(i, 0): 1 for i in range(1, 7)}
+
+
+def test_z25_movement_item_adds_steps(tmp_path):
+    c = make_content(tmp_path, LINE)
+    # 7 steps a day: day 1 cols 1-3 (7); day 2 cols 4-6 (7); day 3 col 7.
+    res = simulate_journey(c, loadout(movement=["zone_map"]), FIGHTER, 10, SEED, 0)
+    assert res["completion_day"] == 3
+    # only the largest item counts (one active, no stacking): 6 + 3 = 9 a day.
+    res = simulate_journey(c, loadout(movement=["zone_map", "jetpack"]), FIGHTER, 10, SEED, 0)
+    # day 1: 2 2 3 1 (8, S would make 12); day 2: 4 2 1.
+    assert res["completion_day"] == 2
+
+
+def test_z26_epicentre_paid_by_base_steps_only(tmp_path):
+    c = make_content(tmp_path, ["R R R E R"])
+    jet = loadout(movement=["jetpack"])
+    # jetpack: 9 steps, but E (5) only if spent + 5 <= 6: day 1 stops at col 2 (2 + 5 = 7 > 6).
+    assert simulate_journey(c, jet, FIGHTER, 5, SEED, 0)["completion_day"] == 2
+    f = make_content(tmp_path, ["R R R M R"], name="m")  # the same cost-5 hex, not Epicentre
+    assert simulate_journey(f, jet, FIGHTER, 5, SEED, 0)["completion_day"] == 1
+    # 9 steps never cross two Epicentre hexes in a day.
+    two = make_content(tmp_path, ["R E E R"], name="two")
+    assert simulate_journey(two, jet, FIGHTER, 5, SEED, 0)["completion_day"] == 2
+
+
+def test_z26_step_penalty_lowers_the_epicentre_limit(tmp_path):
+    orders = ({"id": "o1", "destination": "target", "reward": 100, "step_penalty": 2},)
+    c = make_content(tmp_path, ["R E R"], orders=orders)
+    # budget 6 - 2 = 4 < 5: the Epicentre hex is never entered, whatever the jetpack (limit min(6, 7) = 6).
+    assert not simulate_journey(c, loadout(), FIGHTER, 5, SEED, 0)["completed"]
+    assert simulate_journey(c, loadout(movement=["jetpack"]), FIGHTER, 5, SEED, 0)["completion_day"] == 1
+
+
+def test_z41_order_pays_and_adds_reputation(tmp_path):
+    orders = ({"id": "there", "destination": "target", "reward": 1000, "step_penalty": 0},
+              {"id": "back", "destination": "cordon", "reward": 500, "step_penalty": 1})
+    c = make_content(tmp_path, LINE, orders=orders)
+    res = simulate_journey(c, loadout(reputation=2), FIGHTER, 20, SEED, 0)
+    # out: days 1-4 as above, arriving on day 4 with 1 step spent; back (entering cols 6..0
+    # costs 2 4 1 3 2 2 1): day 4 (budget 6, fixed at the day's start): col 6 (3);
+    # day 5 (6 - 1 = 5): cols 5, 4 (5); day 6: cols 3, 2 (5); day 7: cols 1, 0.
+    assert res["completed"] and res["completion_day"] == 7
+    assert res["first_order_day"] == 4 and res["orders_done"] == 2
+    assert res["money"] == 1000 + 1000 + 500
+    assert res["reputation"] == 2 + 2
+    partial = simulate_journey(c, loadout(), FIGHTER, 5, SEED, 0)
+    assert (partial["orders_done"], partial["first_order_day"], partial["completed"]) == (1, 4, False)
+    assert partial["money"] == 2000 and partial["reputation"] == 1
+
+
+def test_z04_mazhor_starts_with_bonus_money(tmp_path):
+    c = make_content(tmp_path, ["R R"])
+    assert simulate_journey(c, loadout(character="mazhor"), FIGHTER, 2, SEED, 0)["money"] == 2000 + 1000
+
+
+# --------------------------------------------------------------------------
+# Skill events (K-01..K-03, K-06, K-07)
+# --------------------------------------------------------------------------
+
+EIGHT = ["R R R R R R R R"]
+SKILL_DANGER = ["0 1 0 0 0 0 0 0"]
+
+
+def skill_content(tmp_path, target, missed=1, damage=0, influence=0, extra_one_fails=False, name="s"):
+    skills = ({"id": "test", "attribute": "agility", "target": target, "damage_dice": damage,
+               "missed_turns": missed, "min_danger": 1, "max_danger": 1, "weight": 1},)
+    return make_content(tmp_path, EIGHT, danger=SKILL_DANGER, events={"nothing": level(0), "skill": level(1)},
+                        skills=skills, progression={"influence_start": influence, "extra_one_fails": extra_one_fails},
+                        name=name)
+
+
+def test_k07_missed_turn_skips_a_day(tmp_path):
+    # target 100 always fails: day 1 cols 1-6 (col 1 fails, missed 1), day 2 missed, day 3 col 7.
+    c = skill_content(tmp_path, 100, missed=1)
+    assert simulate_journey(c, loadout(), FIGHTER, 10, SEED, 0)["completion_day"] == 3
+    c2 = skill_content(tmp_path, 100, missed=2, name="s2")
+    assert simulate_journey(c2, loadout(), FIGHTER, 10, SEED, 0)["completion_day"] == 4
+    c0 = skill_content(tmp_path, 100, missed=0, name="s0")
+    assert simulate_journey(c0, loadout(), FIGHTER, 10, SEED, 0)["completion_day"] == 2
+
+
+def _skill_dice(trial, n=4):
+    s = Stream(SEED, trial, SKILL)
+    return [s.die(6) for _ in range(n)]
+
+
+def test_k01_k02_skill_score_against_target(tmp_path):
+    # agility 2, target 7: pass iff the first die is 5 or 6 (a 6 always passes).
+    c = skill_content(tmp_path, 7)
+    for trial in range(60):
+        d = _skill_dice(trial)
+        res = simulate_journey(c, loadout(), FIGHTER, 10, SEED, trial)
+        assert res["completion_day"] == (2 if d[0] >= 5 else 3)
+
+
+@pytest.mark.parametrize("extra_one_fails", [False, True])
+def test_k03_critical_six_rolls_again(tmp_path, extra_one_fails):
+    # target 9: only a first 6 can pass (6 + 2 + extra >= 9); an extra 1 fails only with extra_one_fails.
+    c = skill_content(tmp_path, 9, extra_one_fails=extra_one_fails)
+    seen_pass = 0
+    for trial in range(150):
+        d = _skill_dice(trial)
+        passed = d[0] == 6 and not (extra_one_fails and d[1] == 1)
+        seen_pass += passed
+        assert simulate_journey(c, loadout(), FIGHTER, 10, SEED, trial)["completion_day"] == (2 if passed else 3)
+    assert seen_pass > 0
+
+
+def test_k06_influence_buys_one_reroll(tmp_path):
+    c = skill_content(tmp_path, 7, influence=1)
+    for trial in range(60):
+        d = _skill_dice(trial)
+        first_pass = d[0] >= 5
+        passed = first_pass or d[1] >= 5  # the re-roll's die follows in the SKILL stream
+        res = simulate_journey(c, loadout(), FIGHTER, 10, SEED, trial)
+        assert res["completion_day"] == (2 if passed else 3)
+        assert res["influence"] == (1 if first_pass else 0)
+
+
+def test_k07_skill_damage_ignores_armour(tmp_path):
+    # target 100 always fails, influence 0: one test, then 1d6 damage with no armour (defence 6 here
+    # would stop any d6); the medkit (+5) is used after the event iff at least 5 hp are missing.
+    c = skill_content(tmp_path, 100, missed=0, damage=1)
+    lo = loadout(head="sphere_helmet", body="exoskeleton", healing={"medkit": 1})
+    healed = 0
+    for trial in range(40):
+        s = Stream(SEED, trial, SKILL)
+        last = s.die(6)      # the test's dice: a first die, one more while the last is a 6
+        while last == 6:
+            last = s.die(6)
+        damage = s.die(6)    # then the damage die
+        res = simulate_journey(c, lo, FIGHTER, 10, SEED, trial)
+        assert res["used"] == ({"medkit": 1} if damage >= 5 else {})
+        assert res["completion_day"] == 2 and res["deaths"] == 0
+        healed += damage >= 5
+    assert healed > 0
+
+
+# --------------------------------------------------------------------------
+# Traps (Z-30, Z-39, Z-08)
+# --------------------------------------------------------------------------
+
+def trap_content(tmp_path, avoid_on=4, dice=0, bonus=100, name="t"):
+    traps = ({"id": "pit", "dice": dice, "bonus": bonus, "avoid_on": avoid_on,
+              "min_danger": 1, "max_danger": 9, "weight": 1},)
+    return make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "trap": level(1)},
+                        traps=traps, name=name)
+
+
+def test_z39_trap_avoidance_roll_is_the_first_trap_die(tmp_path):
+    c = trap_content(tmp_path)
+    deaths = 0
+    for trial in range(80):
+        die = Stream(SEED, trial, TRAP).die(6)
+        res = simulate_journey(c, loadout(), FIGHTER, 1, SEED, trial)
+        assert res["deaths"] == (1 if die < 4 else 0)
+        assert res["completed"] == (die >= 4)
+        deaths += res["deaths"]
+    assert 0 < deaths < 80
+
+
+def test_z30_torsion_scanner_avoids_every_trap(tmp_path):
+    c = trap_content(tmp_path, avoid_on=7)  # threshold 7: never avoided by a roll
+    none = run_journeys(c, loadout(), FIGHTER, 1, SEED, 30)
+    assert none["deaths"] == {1: 30}
+    scanner = run_journeys(c, loadout(avoidance=["torsion_scanner"]), FIGHTER, 1, SEED, 30)
+    assert scanner["deaths"] == {0: 30} and scanner["counts"]["completed"] == 30
+
+
+def test_z30_dosimeter_and_nuts_lower_the_threshold(tmp_path):
+    c = trap_content(tmp_path, avoid_on=3)  # "avoided on 3+": dosimeter 1+, nuts 2+
+    assert run_journeys(c, loadout(avoidance=["dosimeter"]), FIGHTER, 1, SEED, 40)["deaths"] == {0: 40}
+    for trial in range(60):
+        die = Stream(SEED, trial, TRAP).die(6)
+        nuts = simulate_journey(c, loadout(avoidance=["bag_of_nuts"]), FIGHTER, 1, SEED, trial)
+        assert nuts["deaths"] == (1 if die < 2 else 0)
+        both = simulate_journey(c, loadout(avoidance=["bag_of_nuts", "dosimeter"]), FIGHTER, 1, SEED, trial)
+        assert both["deaths"] == 0  # the best item counts
+
+
+def test_z23_trap_damage_dice_minus_armour(tmp_path):
+    # never avoided (threshold 7); 2d6 + 0 - 3 (helmet + vest) damage; a medkit heals afterwards if 5 fit.
+    c = trap_content(tmp_path, avoid_on=7, dice=2, bonus=0)
+    for trial in range(40):
+        s = Stream(SEED, trial, TRAP)
+        s.die(6)  # the avoidance roll
+        damage = max(0, s.die(6) + s.die(6) - 3)
+        res = simulate_journey(c, loadout(head="helmet", body="vest", healing={"medkit": 2}), FIGHTER, 1, SEED, trial)
+        assert res["deaths"] == 0
+        assert res["used"] == ({"medkit": 1} if damage >= 5 else {})
+
+
+def test_z08_trap_hit_rescued_by_stimulators(tmp_path):
+    kit = loadout(healing={"stimulator": 2, "combat_stimulator": 1})
+    # 25 - 28 = -3: one item suffices; the smallest total healing is one stimulator (+4).
+    c = trap_content(tmp_path, avoid_on=7, bonus=28)
+    res = simulate_journey(c, kit, FIGHTER, 1, SEED, 0)
+    assert res["deaths"] == 0 and res["completed"]
+    assert res["used"] == {"stimulator": 1}
+    # 25 - 30 = -5: one combat stimulator (+8) rather than two stimulators.
+    c1 = trap_content(tmp_path, avoid_on=7, bonus=30, name="t1")
+    res = simulate_journey(c1, kit, FIGHTER, 1, SEED, 0)
+    assert res["deaths"] == 0 and res["used"] == {"combat_stimulator": 1}
+    # 25 - 40 = -15: all stimulators together (+16) still save him only if they reach 1: 4 + 4 + 8 = 16 >= 16.
+    c2 = trap_content(tmp_path, avoid_on=7, bonus=40, name="t2")
+    res = simulate_journey(c2, kit, FIGHTER, 1, SEED, 0)
+    assert res["deaths"] == 0 and res["used"] == {"stimulator": 2, "combat_stimulator": 1}
+    c3 = trap_content(tmp_path, avoid_on=7, bonus=41, name="t3")
+    res = simulate_journey(c3, kit, FIGHTER, 1, SEED, 0)
+    assert res["deaths"] == 1 and res["used"] == {}
+
+
+# --------------------------------------------------------------------------
+# Death, replacement, loot cache (Z-08..Z-10)
+# --------------------------------------------------------------------------
+
+
+def cache_content(tmp_path, name="cache"):
+    # col 2: a deadly pit avoided on 4+; col 4: a scratch never avoided, 6 damage.
+    traps = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 4, "min_danger": 1, "max_danger": 1, "weight": 1},
+             {"id": "scratch", "dice": 0, "bonus": 6, "avoid_on": 7, "min_danger": 2, "max_danger": 2, "weight": 1})
+    return make_content(tmp_path, ["R R R R R R"], danger=["0 0 1 0 2 0"],
+                        events={"nothing": level(0), "trap": [0, 100, 100, 0, 0, 0, 0, 0, 0, 0]},
+                        traps=traps, name=name)
+
+
+def die_then_live_trial():
+    """A trial whose first TRAP die dies at the pit (< 4) and whose second passes it (>= 4)."""
+    for trial in range(500):
+        s = Stream(SEED, trial, TRAP)
+        if s.die(6) < 4 and s.die(6) >= 4:
+            return trial
+    raise AssertionError("no such trial")
+
+
+RICH = dict(weapon="berdanka", mods=["zeroing"], head="helmet", healing={"medkit": 2},
+            explosives={"molotov": 1}, reputation=3, movement=["zone_map"])
+
+
+def test_z09_replacement_has_500_and_nothing(tmp_path):
+    c = cache_content(tmp_path)
+    trial = die_then_live_trial()
+    no_recover = {**FIGHTER, "recover_loot": False}
+    day1 = simulate_journey(c, loadout(**RICH), no_recover, 1, SEED, trial)
+    assert day1["deaths"] == 1 and day1["deaths_at"] == {(2, 0): 1}
+    assert day1["money"] == 500 and day1["reputation"] == 0 and day1["influence"] == 3
+    assert day1["traffic"] == {(1, 0): 1, (2, 0): 1}
+    # day 2: the replacement (6 steps, no zone map) passes the pit, takes 6 from the scratch
+    # (no helmet) and has no medkit; the cache is left where it lies.
+    res = simulate_journey(c, loadout(**RICH), no_recover, 2, SEED, trial)
+    assert res["completed"] and res["completion_day"] == 2 and res["deaths"] == 1
+    assert res["money"] == 500 + 1000 and res["used"] == {} and res["reputation"] == 1
+    assert res["traffic"] == {(1, 0): 2, (2, 0): 2, (3, 0): 1, (4, 0): 1, (5, 0): 1}
+
+
+def test_z10_replacement_recovers_the_cache(tmp_path):
+    c = cache_content(tmp_path)
+    trial = die_then_live_trial()
+    res = simulate_journey(c, loadout(**RICH), FIGHTER, 2, SEED, trial)
+    # the cache at (2,0) gives back 1000 G, the helmet (scratch 6 - 1 = 5) and the medkits (one used).
+    assert res["completed"] and res["completion_day"] == 2
+    assert res["deaths"] == 1 and res["deaths_at"] == {(2, 0): 1}
+    assert res["money"] == 500 + 1000 + 1000
+    assert res["used"] == {"medkit": 1}
+
+
+def test_z08_deadly_trap_every_day_without_recovery(tmp_path):
+    c = trap_content(tmp_path, avoid_on=7)
+    res = simulate_journey(c, loadout(), FIGHTER, 5, SEED, 0)
+    # each day the stalker enters (1,0) and dies: 5 deaths, each at (1,0); the day ends at each.
+    assert res["deaths"] == 5 and res["deaths_at"] == {(1, 0): 5} and res["traffic"] == {(1, 0): 5}
+    assert res["money"] == 500 and not res["completed"]
+
+
+# --------------------------------------------------------------------------
+# Monsters and finds (Z-39, Z-33, Z-42)
+# --------------------------------------------------------------------------
+
+
+def monster_content(tmp_path, monsters, name="mon", extra=""):
+    groups = ({"monsters": list(monsters), "min_danger": 1, "max_danger": 1, "weight": 1},)
+    return make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "monster": level(1)},
+                        groups=groups, monsters_extra=extra, name=name)
+
+
+@pytest.mark.parametrize("strategy", ["fighter", "runner"])
+def test_z39_first_fight_is_the_reference_fight(tmp_path, strategy):
+    c = monster_content(tmp_path, ["bloodsucker"])
+    lo = loadout(weapon="berdanka", mods=["rifling"], healing={"stimulator": 2}, explosives={"molotov": 1},
+                 reputation=3)
+    fight_lo = {k: v for k, v in lo.items() if k not in ("movement", "avoidance")}
+    outcomes = set()
+    for trial in range(60):
+        ref = simulate_fight(c, fight_lo, ["bloodsucker"], strategy, SEED, trial)
+        res = simulate_journey(c, lo, {**FIGHTER, "fight": strategy}, 1, SEED, trial)
+        outcomes.add(ref["outcome"])
+        assert res["deaths"] == (ref["outcome"] == "death")
+        assert res["kills"] == (ref["outcome"] == "win")
+        assert res["trophy_value"] == (20 * 20 if ref["outcome"] == "win" else 0)
+        assert res["used"] == ref["used"]
+    assert "death" in outcomes and len(outcomes) >= 2
+
+
+def test_z42_trophies_counted_per_monster(tmp_path):
+    extra = "[rat]\nhp = 1\ndice = 1\nbonus = 0\ndefence = 0\n\n[golden_rat]\nhp = 1\ndice = 1\ntrophy_price = 777\n"
+    c = monster_content(tmp_path, ["rat", "golden_rat"], extra=extra)
+    # a berdanka never misses a 1-hp rat with defence 0: round 1 kills the rat, round 2 the golden rat.
+    res = simulate_journey(c, loadout(weapon="berdanka"), FIGHTER, 1, SEED, 0)
+    assert res["kills"] == 2 and res["trophy_value"] == 20 + 777
+
+
+def test_z33_runner_with_low_reputation_never_fights(tmp_path):
+    c = monster_content(tmp_path, ["chimera"])
+    res = run_journeys(c, loadout(), {**FIGHTER, "fight": "runner"}, 1, SEED, 30)
+    assert res["deaths"] == {0: 30} and res["kills"] == 0 and res["counts"]["completed"] == 30
+
+
+def test_z39_finds_add_money_and_artefacts(tmp_path):
+    finds = ({"id": "stash", "kind": "money", "amount": 150, "min_danger": 1, "max_danger": 1, "weight": 1},
+             {"id": "art", "kind": "artefact", "amount": 800, "min_danger": 2, "max_danger": 2, "weight": 1})
+    c = make_content(tmp_path, ["R R R R"], danger=["0 1 2 0"],
+                     events={"nothing": level(0), "find": [0, 5, 5, 0, 0, 0, 0, 0, 0, 0]}, finds=finds)
+    res = simulate_journey(c, loadout(), FIGHTER, 1, SEED, 0)
+    assert res["money"] == 1000 + 150 + 1000 and res["artefact_value"] == 800
+
+
+def test_z39_event_kind_draw_uses_event_words(tmp_path):
+    # danger 1: nothing 1, trap 1 (deadly, never avoided): the kind is the first EVENT word's pick.
+    traps = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 7, "min_danger": 1, "max_danger": 1, "weight": 1},)
+    c = make_content(tmp_path, ["R R R"], danger=["0 1 0"],
+                     events={"nothing": [100, 1, 0, 0, 0, 0, 0, 0, 0, 0], "trap": level(1, 1)}, traps=traps)
+    for trial in range(40):
+        key = Stream(SEED, trial, EVENT).key
+        # word 1: the kind at (1,0); the trap's variant would take word 2.
+        kind = (stream_word(key, 1) * 2) >> 64
+        res = simulate_journey(c, loadout(), FIGHTER, 1, SEED, trial)
+        assert res["deaths"] == kind
+
+
+# --------------------------------------------------------------------------
+# Determinism and aggregates on the default content
+# --------------------------------------------------------------------------
+
+DEFAULT_LOADOUT = loadout(weapon="ak47", mods=["rebored"], head="helmet", body="leather_jacket",
+                          healing={"medkit": 2, "stimulator": 1}, explosives={"molotov": 1},
+                          escape_item="smoke_bomb", movement=["zone_map"], avoidance=["bag_of_nuts"])
+DEFAULT_STRATEGY = {"fight": "fighter", "danger_weight": 1, "recover_loot": True}
+
+
+def test_determinism_same_seed_same_result(default_content, default_tables):
+    for trial in range(5):
+        a = simulate_journey(default_content, DEFAULT_LOADOUT, DEFAULT_STRATEGY, 30, SEED, trial, default_tables)
+        b = simulate_journey(default_content, DEFAULT_LOADOUT, DEFAULT_STRATEGY, 30, SEED, trial)
+        assert a == b
+    results = [simulate_journey(default_content, DEFAULT_LOADOUT, DEFAULT_STRATEGY, 30, SEED, t, default_tables)
+               for t in range(10)]
+    assert len({repr(r) for r in results}) > 1
+    other_seed = [simulate_journey(default_content, DEFAULT_LOADOUT, DEFAULT_STRATEGY, 30, SEED + 1, t,
+                                   default_tables) for t in range(10)]
+    assert other_seed != results
+
+
+def test_inputs_are_not_mutated(default_content, default_tables):
+    import copy
+
+    lo = copy.deepcopy(DEFAULT_LOADOUT)
+    simulate_journey(default_content, lo, DEFAULT_STRATEGY, 30, SEED, 3, default_tables)
+    assert lo == DEFAULT_LOADOUT
+
+
+@pytest.mark.parametrize("strategy", [DEFAULT_STRATEGY, {"fight": "runner", "danger_weight": 0, "recover_loot": False}])
+def test_aggregate_run_journeys_is_the_sum_of_single_trials(default_content, strategy):
+    n, start, days = 25, 7, 25
+    agg = run_journeys(default_content, DEFAULT_LOADOUT, strategy, days, SEED, n, trial_start=start)
+    tables = route_tables(default_content, strategy["danger_weight"])
+    singles = [simulate_journey(default_content, DEFAULT_LOADOUT, strategy, days, SEED, t, tables)
+               for t in range(start, start + n)]
+
+    def hist(key):
+        out = {}
+        for r in singles:
+            out[r[key]] = out.get(r[key], 0) + 1
+        return out
+
+    def summed(key):
+        out = {}
+        for r in singles:
+            for k, v in r[key].items():
+                out[k] = out.get(k, 0) + v
+        return out
+
+    assert agg["counts"] == {"completed": sum(r["completed"] for r in singles),
+                             "survived": sum(r["deaths"] == 0 for r in singles)}
+    for key in ("completion_day", "orders_done", "deaths", "first_order_day"):
+        assert agg[key] == hist(key)
+    assert agg["money"] == sum(r["money"] for r in singles)
+    assert agg["money_sq"] == sum(r["money"] ** 2 for r in singles)
+    for key in ("kills", "trophy_value", "artefact_value"):
+        assert agg[key] == sum(r[key] for r in singles)
+    for key in ("used", "traffic", "deaths_at"):
+        assert agg[key] == summed(key)
+    assert sum(agg["traffic"].values()) > 0
+
+
+def test_bad_inputs_raise(default_content):
+    with pytest.raises(ValueError):
+        simulate_journey(default_content, loadout(movement=["nvg"]), DEFAULT_STRATEGY, 5, SEED, 0)
+    with pytest.raises(ValueError):
+        simulate_journey(default_content, loadout(), {**DEFAULT_STRATEGY, "fight": "coward"}, 5, SEED, 0)
+    with pytest.raises(ValueError):
+        route_tables(default_content, -1)
