@@ -45,8 +45,9 @@ SETUP_SIZE = 14
 HEX, MONEY, REP, ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE, TROPHY, ARTEFACT = range(12)
 CARRIED = 12  # slots HEX..ARTEFACT travel to the loot cache on death (HEX = where it lies)
 CACHE = CARRIED  # the cache block starts here; its HEX slot is -1 when there is no cache
-INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS = range(2 * CARRIED, 2 * CARRIED + 8)
-COUNTS = 2 * CARRIED + 8  # then the cache's healing and explosive counts
+INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS, DEATH_DAY = range(2 * CARRIED,
+                                                                                             2 * CARRIED + 9)
+COUNTS = 2 * CARRIED + 9  # then the cache's healing and explosive counts
 
 
 def state_size(n_items):
@@ -110,10 +111,12 @@ def _wear(view, js):
 
 
 @njit(cache=True)
-def _die_and_replace(view, js, setup, deaths_at):
+def _die_and_replace(view, js, setup, deaths_at, day):
     """Z-08..Z-10: everything carried becomes the loot cache at the death hex; a
     replacement starts at the start base with the replacement money and nothing else."""
     js[DEATHS] += 1
+    if js[DEATH_DAY] == 0:
+        js[DEATH_DAY] = day
     deaths_at[js[HEX]] += 1
     for k in range(CARRIED):
         js[CACHE + k] = js[k]
@@ -290,7 +293,7 @@ def journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger
             js[HEX] = n
             traffic[n] += 1
             if _hex_event(view, js, params, asks, rng, fns, danger[n], tables, used):
-                _die_and_replace(view, js, setup, deaths_at)
+                _die_and_replace(view, js, setup, deaths_at, day)
                 break
             view[F.IN_COMBAT] = 0
             F._heal_phase(view, params, fns[3], used)  # Z-31: medkits between events
@@ -324,7 +327,7 @@ _RUN_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
     types.UniTuple(F.DecisionType, 5),
     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], _TABLES,
-    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.float64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
 )
 
@@ -332,9 +335,11 @@ _RUN_SIG = types.void(
 @njit(_RUN_SIG, parallel=True, cache=True)
 def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
                  cost, epicentre, danger, hop, orders, tables,
-                 counts, done_hist, first_hist, orders_hist, deaths_hist, sums, used, traffic, deaths_at):
+                 counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, sums, used, traffic,
+                 deaths_at):
     """Campaign trials ``trial_start ..``; adds ``counts`` (completed, no death),
-    histograms of the completion day and first order day (``days + 1``: never),
+    histograms of the completion day, first order day and first death day
+    (``days + 1``: never),
     of orders done and of deaths, ``sums`` (money, money squared, kills), items
     used, and per-hex traffic and deaths. Integer sums (money as exact floats):
     the same for any thread count or chunking."""
@@ -343,6 +348,7 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     c_b = np.zeros((n_blocks, counts.size), np.int64)
     dh_b = np.zeros((n_blocks, done_hist.size), np.int64)
     fh_b = np.zeros((n_blocks, first_hist.size), np.int64)
+    ddh_b = np.zeros((n_blocks, death_day_hist.size), np.int64)
     oh_b = np.zeros((n_blocks, orders_hist.size), np.int64)
     de_b = np.zeros((n_blocks, deaths_hist.size), np.int64)
     s_b = np.zeros((n_blocks, sums.size), np.float64)
@@ -369,6 +375,7 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
             c_b[b, 1] += js[DEATHS] == 0
             dh_b[b, js[DONE_DAY] if js[DONE_DAY] > 0 else days + 1] += 1
             fh_b[b, js[FIRST_DAY] if js[FIRST_DAY] > 0 else days + 1] += 1
+            ddh_b[b, js[DEATH_DAY] if js[DEATH_DAY] > 0 else days + 1] += 1
             oh_b[b, js[ORDERS_DONE]] += 1
             de_b[b, min(js[DEATHS], DEATH_CAP)] += 1
             s_b[b, 0] += js[MONEY]
@@ -377,6 +384,7 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     counts += c_b.sum(axis=0)
     done_hist += dh_b.sum(axis=0)
     first_hist += fh_b.sum(axis=0)
+    death_day_hist += ddh_b.sum(axis=0)
     orders_hist += oh_b.sum(axis=0)
     deaths_hist += de_b.sum(axis=0)
     sums += s_b.sum(axis=0)

@@ -53,3 +53,26 @@ def fight_chart(result, title: str, provenance: str, path):
     fig.tight_layout(rect=(0, 0.1, 1, 0.95))
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def journey_curves_chart(by_day, title: str, provenance: str, path):
+    """P(all orders done), P(first order done) and P(no death yet) by day, with 95% bands."""
+    fig, ax = plt.subplots(figsize=(9, 5))
+    days = by_day["day"].to_numpy()
+    for name, label, colour in (("p_complete", "all orders done", "#2e7d32"),
+                                ("p_first_order", "first order done", "#1565c0"),
+                                ("p_no_death", "no death yet", "#c62828")):
+        ax.plot(days, by_day[name].to_numpy(), label=label, color=colour, lw=2)
+        ax.fill_between(days, by_day[name + "_lo"].to_numpy(), by_day[name + "_hi"].to_numpy(), color=colour,
+                        alpha=0.2, lw=0)
+    ax.set_xlim(days.min() - 0.5, days.max() + 0.5)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("day")
+    ax.set_ylabel("probability (95% band)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="center right")
+    fig.suptitle(title, fontsize=11)
+    _footer(fig, provenance)
+    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

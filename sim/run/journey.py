@@ -99,6 +99,7 @@ class JourneyResult:
     counts: np.ndarray
     done_hist: np.ndarray
     first_hist: np.ndarray
+    death_day_hist: np.ndarray
     orders_hist: np.ndarray
     deaths_hist: np.ndarray
     sums: np.ndarray
@@ -116,6 +117,22 @@ class JourneyResult:
                      "p_first_order": n - int(self.first_hist[-1])}
         self.probabilities = {k: v / n for k, v in successes.items()}
         self.ci95 = {k: wilson(v, n) for k, v in successes.items()}
+
+    def by_day(self):
+        """Per day 1..days: P(all orders done by then), P(first order done), P(no death yet), with 95% intervals."""
+        import polars as pl
+
+        n = self.trials
+        columns = {"day": list(range(1, self.days + 1))}
+        for name, hist, alive in (("p_complete", self.done_hist, False), ("p_first_order", self.first_hist, False),
+                                  ("p_no_death", self.death_day_hist, True)):
+            reached = np.cumsum(hist[1:self.days + 1])
+            hits = n - reached if alive else reached
+            columns[name] = (hits / n).tolist()
+            bounds = [wilson(int(h), n) for h in hits]
+            columns[name + "_lo"] = [b[0] for b in bounds]
+            columns[name + "_hi"] = [b[1] for b in bounds]
+        return pl.DataFrame(columns)
 
     def summary(self):
         """The JSON of ``zonesim journey --json``."""
@@ -178,7 +195,7 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
                        for o in journey.orders], dtype=np.int64)
     n_orders, n_hex = len(journey.orders), cost.size
     counts, sums = np.zeros(2, np.int64), np.zeros(3)
-    done_hist, first_hist = np.zeros(days + 2, np.int64), np.zeros(days + 2, np.int64)
+    done_hist, first_hist, death_day_hist = (np.zeros(days + 2, np.int64) for _ in range(3))
     orders_hist, deaths_hist = np.zeros(n_orders + 1, np.int64), np.zeros(J.DEATH_CAP + 1, np.int64)
     used, traffic, deaths_at = np.zeros(len(labels), np.int64), np.zeros(n_hex, np.int64), np.zeros(n_hex, np.int64)
     params = fight.param_vector()
@@ -188,14 +205,14 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
         start = time.perf_counter()
         J.run_journeys(seed, trial_start + done, n, days, template, params, fight.asks(), fight.decisions(),
                        cost, epicentre, danger, hop, orders, tables,
-                       counts, done_hist, first_hist, orders_hist, deaths_hist, sums, used, traffic, deaths_at)
+                       counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, sums, used, traffic, deaths_at)
         elapsed += time.perf_counter() - start
         done += n
         if on_progress:
             on_progress(done, trials, None)
     return JourneyResult(
         seed=seed, trials=trials, days=days, n_orders=n_orders, counts=counts, done_hist=done_hist,
-        first_hist=first_hist, orders_hist=orders_hist, deaths_hist=deaths_hist, sums=sums,
+        first_hist=first_hist, death_day_hist=death_day_hist, orders_hist=orders_hist, deaths_hist=deaths_hist, sums=sums,
         items_used={k: int(v) / trials for k, v in zip(labels, used) if v},
         traffic=traffic.reshape(hexmap.height, hexmap.width), deaths_at=deaths_at.reshape(hexmap.height, hexmap.width),
         elapsed_s=elapsed, hex_steps=int(traffic.sum()),

@@ -1,0 +1,135 @@
+"""Journeys on the numba kernel: rules by id, determinism, the CLI contract."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+
+from sim.content import DEFAULT_DIR, load_content
+from sim.content.loadout import Loadout
+from sim.run.journey import JourneyStrategy, get_journey_strategy, simulate_journey
+
+GREEDY = get_journey_strategy("greedy")
+
+
+def journeys(content, loadout, strategy=GREEDY, days=30, n=2000, seed=4):
+    return simulate_journey(content, loadout, strategy, days=days, trials=n, seed=seed)
+
+
+@pytest.fixture()
+def calm_content(tmp_path):
+    """Default content with every hex at danger 0: journeys are pure movement."""
+    folder = tmp_path / "calm"
+    shutil.copytree(DEFAULT_DIR, folder)
+    text = (folder / "maps" / "zone.toml").read_text()
+    head, _, rest = text.partition('danger = """')
+    grid, _, tail = rest.partition('"""')
+    calm = "\n".join(" ".join("0" for _ in line.split()) for line in grid.strip().splitlines())
+    (folder / "maps" / "zone.toml").write_text(f'{head}danger = """\n{calm}\n"""{tail}')
+    return load_content(folder)
+
+
+def test_z34_z41_calm_campaign_takes_the_route_days(calm_content):
+    """With no events, every campaign finishes on the same day, no one dies, and
+    the money is the start money plus every reward (Z-41)."""
+    r = journeys(calm_content, Loadout(weapon="ak47"), n=200)
+    assert r.probabilities["p_complete"] == 1.0 and r.probabilities["p_no_death"] == 1.0
+    assert np.count_nonzero(r.done_hist) == 1
+    assert r.sums[0] / r.trials == 1000 + 1500 + 1200 + 2000
+
+
+def test_z25_movement_item_saves_days(calm_content):
+    slow = journeys(calm_content, Loadout(weapon="ak47"), n=50)
+    fast = journeys(calm_content, Loadout(weapon="ak47", movement=("jetpack",)), n=50)
+    assert np.argmax(fast.done_hist) < np.argmax(slow.done_hist)
+
+
+def test_z39_danger_kills_and_armour_helps(content):
+    bare = journeys(content, Loadout(weapon="berdanka"))
+    armoured = journeys(content, Loadout(weapon="ak47", head="helmet", body="vest",
+                                         healing=(("stimulator", 2), ("medkit", 2))))
+    assert bare.probabilities["p_no_death"] + 0.05 < armoured.probabilities["p_no_death"]
+    assert bare.deaths_at.sum() > 0 and bare.traffic.sum() > 0
+
+
+def test_z30_torsion_scanner_removes_trap_deaths(content, tmp_path):
+    """With only traps as events, the torsion scanner means nobody ever dies."""
+    folder = tmp_path / "traps"
+    shutil.copytree(DEFAULT_DIR, folder)
+    text = (folder / "journey.toml").read_text()
+    for kind in ("monster", "skill", "find"):
+        text = text.replace(f"\n{kind} = [", f"\n{kind} = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]\nunused_{kind} = [", 1)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("unused_"))
+    (folder / "journey.toml").write_text(text)
+    game = load_content(folder)
+    plain = journeys(game, Loadout(), n=1000)
+    scanned = journeys(game, Loadout(avoidance=("torsion_scanner",)), n=1000)
+    assert plain.probabilities["p_no_death"] < 0.9
+    assert scanned.probabilities["p_no_death"] == 1.0 and scanned.sums[2] == 0
+
+
+def test_z33_z41_runner_escapes_until_orders_raise_reputation(content):
+    """Reputation <= 1 always escapes (Z-33) and each order adds 1 (Z-41): the
+    cautious runner kills almost nothing next to the greedy fighter."""
+    runner = journeys(content, Loadout(weapon="ak47"), get_journey_strategy("cautious"), n=2000)
+    fighter = journeys(content, Loadout(weapon="ak47"), n=2000)
+    assert runner.sums[2] < 0.1 * fighter.sums[2]
+
+
+def test_same_seed_same_numbers_any_threads_and_chunks(content):
+    loadout = Loadout(weapon="ak47", healing=(("stimulator", 1),))
+    out = []
+    for threads, chunk in ((1, 5000), (2, 5000), (2, 777)):
+        numba.set_num_threads(threads)
+        r = simulate_journey(content, loadout, GREEDY, days=20, trials=5000, seed=9, chunk=chunk)
+        out.append((r.counts.tolist(), r.done_hist.tolist(), r.sums.tolist(), r.traffic.tolist()))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert out[0] == out[1] == out[2]
+
+
+def test_danger_weight_moves_traffic_off_dangerous_hexes(content):
+    loadout = Loadout(weapon="ak47")
+    fast = journeys(content, loadout, JourneyStrategy("f", "", "fighter", 0, True), n=500)
+    safe = journeys(content, loadout, JourneyStrategy("s", "", "fighter", 5, True), n=500)
+    from sim.content.journey import load_journey
+
+    level = load_journey(content).hexmap.danger
+    mean_danger = lambda r: (r.traffic * level).sum() / r.traffic.sum()  # noqa: E731
+    assert mean_danger(safe) < mean_danger(fast)
+
+
+def zonesim(*args):
+    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+def test_journey_cli_json_and_out(tmp_path):
+    proc = zonesim("journey", "--weapon", "ak47", "--stims", "stimulator:2", "--trials", "5000", "--days", "20",
+                   "--json", "--out", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    for key in ("p_complete", "p_first_order", "p_no_death", "ci95", "mean_days_to_complete", "mean_money",
+                "money_ci95", "mean_deaths", "trials", "seed", "days"):
+        assert key in out
+    lo, hi = out["ci95"]["p_complete"]
+    assert lo <= out["p_complete"] <= hi
+    for name in ("manifest.json", "journey.parquet", "journey_days.parquet", "journey_hexes.parquet",
+                 "charts/journey_curves.png", "charts/journey_deaths.png", "charts/journey_traffic.png"):
+        assert (tmp_path / "out" / name).is_file(), name
+    assert (tmp_path / "out" / "charts" / "journey_deaths.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (("--strategy", "reckless"), "unknown journey strategy"),
+    (("--days", "0"), "--days"),
+    (("--trials", "0"), "--trials"),
+    (("--movement", "helmet"), "--movement"),
+    (("--avoidance", "jetpack"), "--avoidance"),
+])
+def test_journey_bad_input_is_one_line_exit_2(args, fragment):
+    proc = zonesim("journey", *args)
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2 and len(lines) == 1 and fragment in lines[0] and "Traceback" not in proc.stderr
