@@ -3,6 +3,7 @@
 Every bad input ends with one line on stderr and exit code 2.
 """
 
+import inspect
 import json
 import shutil
 import sys
@@ -37,6 +38,31 @@ EXPLOSIVES = typer.Option([], metavar="ID:N", help="Explosives as ID:COUNT, e.g.
 ESCAPE_ITEM = typer.Option(None, metavar="ID", help="Escape item id (smoke_bomb, camo_cloak, stealth_generator).")
 REPUTATION = typer.Option(None, help="Reputation for the escape roll (default: the starting one).")
 THREADS = typer.Option(None, help="Threads to use (default: all cores); results do not depend on it.")
+MOVEMENT = typer.Option("", metavar="ID,ID", help="Movement items (zone_map, glonass, jetpack); the best one is "
+                                                  "active (Z-25).")
+AVOIDANCE = typer.Option("", metavar="ID,ID", help="Event-avoidance items (bag_of_nuts, dosimeter, torsion_scanner); "
+                                                   "the best one is active (Z-30).")
+LOADOUT_OPTIONS = {
+    "character": (str, CHARACTER), "weapon": (Optional[str], WEAPON), "mods": (str, MODS),
+    "head": (Optional[str], HEAD), "body": (Optional[str], BODY), "stims": (List[str], STIMS),
+    "medkits": (List[str], MEDKITS), "explosives": (List[str], EXPLOSIVES),
+    "escape_item": (Optional[str], ESCAPE_ITEM), "reputation": (Optional[int], REPUTATION),
+    "movement": (str, MOVEMENT), "avoidance": (str, AVOIDANCE),
+}
+
+
+def loadout_options(*names):
+    """Give a command the shared loadout options ``names``; it receives them in ``**loadout``."""
+    def add(command):
+        signature = inspect.signature(command)
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        shared = [inspect.Parameter(n, keyword, default=LOADOUT_OPTIONS[n][1], annotation=LOADOUT_OPTIONS[n][0])
+                  for n in names]
+        own = [p.replace(kind=keyword) for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        command.__signature__ = signature.replace(parameters=own[:1] + shared + own[1:])
+        return command
+
+    return add
 
 
 class UsageProblem(ZonesimError):
@@ -109,18 +135,10 @@ def _assumptions(content, loadout: Loadout, monsters) -> list:
 
 
 @app.command()
+@loadout_options("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
+                 "reputation")
 def encounter(
     monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group fought at once."),
-    character: str = CHARACTER,
-    weapon: Optional[str] = WEAPON,
-    mods: str = MODS,
-    head: Optional[str] = HEAD,
-    body: Optional[str] = BODY,
-    stims: List[str] = STIMS,
-    medkits: List[str] = MEDKITS,
-    explosives: List[str] = EXPLOSIVES,
-    escape_item: Optional[str] = ESCAPE_ITEM,
-    reputation: Optional[int] = REPUTATION,
     hp: Optional[int] = typer.Option(None, help="HP at the start of the fight (default: full)."),
     strategy: str = typer.Option("fighter", metavar="NAME", help="fighter, runner, tactician, or FILE.py:NAME."),
     trials: Optional[int] = typer.Option(None, help="Fights to simulate [default 1,000,000]; with --target-ci, "
@@ -135,6 +153,7 @@ def encounter(
     threads: Optional[int] = THREADS,
     chunk: int = typer.Option(1 << 20, help="Trials per chunk between progress updates; results do not depend on it."),
     content: Optional[Path] = CONTENT_OPTION,
+    **loadout,
 ):
     """How often does a stalker with this loadout survive that fight?
 
@@ -153,8 +172,7 @@ def encounter(
     from sim.run.fight import exact_fight, simulate_fight
 
     game = load_content(content)
-    loadout = _loadout(game, character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
-                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation, hp=hp)
+    loadout = _loadout(game, hp=hp, **loadout)
     strat = strategies.get(strategy)
     check_monsters(game, monster)
     if target_ci is not None and not 0 < target_ci < 1:
@@ -183,21 +201,8 @@ def encounter(
 
 
 @app.command()
+@loadout_options(*LOADOUT_OPTIONS)
 def journey(
-    character: str = CHARACTER,
-    weapon: Optional[str] = WEAPON,
-    mods: str = MODS,
-    head: Optional[str] = HEAD,
-    body: Optional[str] = BODY,
-    stims: List[str] = STIMS,
-    medkits: List[str] = MEDKITS,
-    explosives: List[str] = EXPLOSIVES,
-    escape_item: Optional[str] = ESCAPE_ITEM,
-    reputation: Optional[int] = REPUTATION,
-    movement: str = typer.Option("", metavar="ID,ID", help="Movement items (zone_map, glonass, jetpack); the best "
-                                                           "one is active (Z-25)."),
-    avoidance: str = typer.Option("", metavar="ID,ID", help="Event-avoidance items (bag_of_nuts, dosimeter, "
-                                                            "torsion_scanner); the best one is active (Z-30)."),
     strategy: str = typer.Option("greedy", metavar="NAME", help="Journey strategy: cautious or greedy."),
     days: int = typer.Option(30, help="Days in the campaign (one turn = one day)."),
     trials: int = typer.Option(200_000, help="Campaigns to simulate."),
@@ -206,6 +211,7 @@ def journey(
     out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and PNG charts here."),
     threads: Optional[int] = THREADS,
     content: Optional[Path] = CONTENT_OPTION,
+    **loadout,
 ):
     """Send a stalker across the Zone on the content's orders, for DAYS days.
 
@@ -223,9 +229,7 @@ def journey(
     from sim.run.journey import get_journey_strategy, simulate_journey
 
     game = load_content(content)
-    loadout = _loadout(game, character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
-                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
-                       movement=movement, avoidance=avoidance)
+    loadout = _loadout(game, **loadout)
     strat = get_journey_strategy(strategy)
     if trials < 1:
         raise UsageProblem(f"--trials: {trials}; give at least 1 trial")
