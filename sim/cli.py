@@ -262,6 +262,8 @@ def journey(
     console.print(f"money at the end {summary['mean_money']:,.0f} G "
                   f"[{summary['money_ci95'][0]:,.0f}, {summary['money_ci95'][1]:,.0f}] · deaths "
                   f"{summary['mean_deaths']:.3f} · kills {summary['mean_kills']:.2f} per campaign")
+    console.print(f"final level {summary['mean_level']:.2f} (K-04) · missions past level 12 "
+                  f"{summary['mean_missions']:.3f}")
     console.print(f"{trials:,} campaigns · seed {seed} · {result.elapsed_s:.2f} s · "
                   f"{summary['hex_steps_per_s']:,.0f} hex-steps/s")
     if out:

@@ -21,8 +21,11 @@ _BAND = {"min_danger": ("int", True, 0), "max_danger": ("int", True, 0), "weight
 SECTIONS = {
     "journey": {"map": ("str", True, None), "start_base": ("str", True, None), "max_group": ("int", True, 1)},
     "progression": {"influence_start": ("int", True, 0), "reroll_cost": ("int", True, 0),
-                    "extra_one_fails": ("bool", True, None)},
+                    "extra_one_fails": ("bool", True, None), "xp_per_monster_hp": ("int", True, 0),
+                    "xp_per_order": ("int", True, 0), "influence_per_order": ("int", True, 0)},
 }
+MAX_LEVEL = 12  # K-04
+LEVEL_LISTS = ("level_xp", "level_hp", "level_influence")  # [progression] rewards of levels 2..12
 LISTS = {
     "monster_groups": {"monsters": ("list", True, None), **_BAND},
     "traps": {"id": ("str", True, None), "dice": ("int", True, 0), "bonus": ("int", True, None),
@@ -75,6 +78,22 @@ def _list_entries(path, raw, section, fields, check_list):
     return tuple(out)
 
 
+def _levels(path, progression):
+    """K-04: ``level_xp`` (strictly rising), ``level_hp`` and ``level_influence`` for levels 2..12."""
+    out = {}
+    for name in LEVEL_LISTS:
+        values = progression.get(name)
+        if (not isinstance(values, list) or len(values) != MAX_LEVEL - 1
+                or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values)):
+            raise ContentError(f"{path}: progression.{name}: expected {MAX_LEVEL - 1} whole numbers >= 0 "
+                               f"(levels 2..{MAX_LEVEL}), got {values!r}")
+        out[name] = tuple(values)
+    xp = out["level_xp"]
+    if any(b <= a for a, b in zip(xp, xp[1:])) or xp[0] <= 0:
+        raise ContentError(f"{path}: progression.level_xp: {list(xp)} must rise strictly from above 0")
+    return out
+
+
 def load_journey(content: Content) -> JourneyContent:
     """Load ``journey.toml`` of the content folder, its map and terrain."""
     directory = Path(content.directory)
@@ -88,7 +107,11 @@ def load_journey(content: Content) -> JourneyContent:
     for section, fields in SECTIONS.items():
         if not isinstance(raw.get(section), dict):
             raise ContentError(f"{path}: [{section}]: missing section; copy it from the default journey.toml")
-        settings.update(_entry(path, section, section, raw[section], fields, {}).fields)
+        table = {k: v for k, v in raw[section].items() if k not in LEVEL_LISTS}
+        if isinstance(table.get("assumed"), list):  # the level lists are checked by _levels
+            table["assumed"] = [a for a in table["assumed"] if a not in LEVEL_LISTS]
+        settings.update(_entry(path, section, section, table, fields, {}).fields)
+    settings.update(_levels(path, raw["progression"]))
     hexmap = load_map(directory / "maps" / f"{settings['map']}.toml", load_terrain(directory if (
         directory / "terrain.toml").is_file() else DEFAULT_DIR))
     if settings["start_base"] not in {b.id for b in hexmap.bases}:

@@ -34,20 +34,22 @@ S_VALUE, S_TARGET, S_DAMAGE_DICE, S_MISSED = 3, 4, 5, 6           # skill events
 FD_KIND, FD_AMOUNT = 3, 4                      # finds
 FIND_MONEY, FIND_ARTEFACT = 0, 1
 O_DEST, O_REWARD, O_PENALTY = 0, 1, 2          # orders
+L_XP, L_HP, L_INFLUENCE = 0, 1, 2              # levels 2..12: experience to reach, rewards (K-04)
 
 # --- setup vector: the run's constants
 (SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_ESCAPE_RED, SU_INFLUENCE, SU_REROLL_COST,
  SU_EXTRA_ONE_FAILS, SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_MOVE, SU_AVOID_ALWAYS,
- SU_AVOID_ON) = range(14)
-SETUP_SIZE = 14
+ SU_AVOID_ON, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER) = range(17)
+SETUP_SIZE = 17
+MAX_LEVEL = 12
 
 # --- journey state ``js``: the stalker's (first block) and the loot cache's (second block, same order)
 HEX, MONEY, REP, ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE, TROPHY, ARTEFACT = range(12)
 CARRIED = 12  # slots HEX..ARTEFACT travel to the loot cache on death (HEX = where it lies)
 CACHE = CARRIED  # the cache block starts here; its HEX slot is -1 when there is no cache
-INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS, DEATH_DAY = range(2 * CARRIED,
-                                                                                             2 * CARRIED + 9)
-COUNTS = 2 * CARRIED + 9  # then the cache's healing and explosive counts
+(INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS, DEATH_DAY, XP, LEVEL,
+ MISSIONS, LEVEL_HP_GAINED) = range(2 * CARRIED, 2 * CARRIED + 13)
+COUNTS = 2 * CARRIED + 13  # then the cache's healing and explosive counts
 
 
 def state_size(n_items):
@@ -136,6 +138,9 @@ def _die_and_replace(view, js, setup, deaths_at, day):
     js[TROPHY] = 0
     js[ARTEFACT] = 0
     js[MISSED] = 0
+    js[XP], js[LEVEL] = 0, 1  # a new stalker (K-04); Influence is the player's (K-06)
+    view[F.MAX_HP] = view[F.MAX_HP] - js[LEVEL_HP_GAINED]
+    js[LEVEL_HP_GAINED] = 0
     view[F.HP] = view[F.MAX_HP]
     _wear(view, js)
 
@@ -156,7 +161,29 @@ def _recover_cache(view, js):
 
 
 @njit(cache=True)
-def _fight_group(view, js, params, asks, rng, fns, group, monsters, used):
+def _gain_xp(view, js, levels, xp):
+    """K-04: experience, then every level reached, rewards top to bottom; past
+    level 12 each further step (the last gap again) is a completed mission."""
+    js[XP] += xp
+    last, gap = levels[MAX_LEVEL - 2, L_XP], levels[MAX_LEVEL - 2, L_XP] - levels[MAX_LEVEL - 3, L_XP]
+    while True:
+        level = js[LEVEL] + 1
+        needed = levels[level - 2, L_XP] if level <= MAX_LEVEL else last + (level - MAX_LEVEL) * gap
+        if js[XP] < needed:
+            return
+        js[LEVEL] = level
+        if level > MAX_LEVEL:
+            js[MISSIONS] += 1
+            continue
+        reward = levels[level - 2, L_HP]
+        view[F.MAX_HP] += reward
+        view[F.HP] += reward
+        js[LEVEL_HP_GAINED] += reward
+        js[INFLUENCE] += levels[level - 2, L_INFLUENCE]
+
+
+@njit(cache=True)
+def _fight_group(view, js, params, asks, rng, fns, group, monsters, levels, setup, used):
     """A monster event: the fight kernel's fight against the group (Z-38). True if dead."""
     escape, target, weapon, heal, rescue = fns
     size = group[G_SIZE]
@@ -175,8 +202,11 @@ def _fight_group(view, js, params, asks, rng, fns, group, monsters, used):
     outcome = F.fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, used)
     if outcome == F.WIN:
         js[KILLS] += size
+        hp_killed = 0
         for i in range(size):
             js[TROPHY] += monsters[group[G_MONSTER0 + i], MN_TROPHY]
+            hp_killed += monsters[group[G_MONSTER0 + i], MN_HP]
+        _gain_xp(view, js, levels, setup[SU_XP_PER_HP] * hp_killed)  # K-08
     return outcome == F.DEATH
 
 
@@ -222,12 +252,12 @@ def _skill_event(view, js, params, rng, rescue, event, setup, used):
 @njit(cache=True)
 def _hex_event(view, js, params, asks, rng, fns, level, tables, used):
     """Z-39: draw and resolve the event of a hex of danger ``level``. True if dead."""
-    weights, groups, monsters, traps, skills, finds, setup = tables
+    weights, groups, monsters, traps, skills, finds, levels, setup = tables
     kind = _event_kind(rng, weights, level)
     if kind == MONSTER:
         g = _band_pick(rng, groups, level)
         if g >= 0:
-            return _fight_group(view, js, params, asks, rng, fns, groups[g], monsters, used)
+            return _fight_group(view, js, params, asks, rng, fns, groups[g], monsters, levels, setup, used)
     elif kind == TRAP_EVENT:
         t = _band_pick(rng, traps, level)
         if t >= 0:
@@ -244,13 +274,16 @@ def _hex_event(view, js, params, asks, rng, fns, level, tables, used):
 
 
 @njit(cache=True)
-def _complete_order(view, js, orders, day):
-    """Z-41: the order pays its reward and +1 reputation (harder escapes, Z-33);
-    the next order is taken."""
+def _complete_order(view, js, orders, tables, day):
+    """Z-41: the order pays its reward and +1 reputation (harder escapes, Z-33),
+    experience and Influence (K-06, K-08); the next order is taken."""
+    setup = tables[7]
     k = js[ORDER]
     js[MONEY] += orders[k, O_REWARD]
     js[REP] += 1
     view[F.REPUTATION] = max(0, js[REP] + js[ESC_RED])
+    js[INFLUENCE] += setup[SU_INFLUENCE_PER_ORDER]
+    _gain_xp(view, js, tables[6], setup[SU_XP_PER_ORDER])
     js[ORDERS_DONE] += 1
     if js[FIRST_DAY] == 0:
         js[FIRST_DAY] = day
@@ -263,7 +296,7 @@ def _complete_order(view, js, orders, day):
 def journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger, hop, orders, tables,
                  used, traffic, deaths_at):
     """One campaign of up to ``days`` days (Z-34: a day's steps; K-07 missed turns)."""
-    setup = tables[6]
+    setup = tables[7]
     for day in range(1, days + 1):
         if js[ORDER] == orders.shape[0]:
             return
@@ -281,7 +314,7 @@ def journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger
                 if recovering:
                     _recover_cache(view, js)
                     continue
-                _complete_order(view, js, orders, day)
+                _complete_order(view, js, orders, tables, day)
                 if js[ORDER] == orders.shape[0]:
                     return
                 continue
@@ -319,28 +352,30 @@ def _start(view, template, js, setup):
     js[FIRE_BONUS] = template[F.FIREARM_BONUS]
     js[DEFENCE] = template[F.DEFENCE]
     js[INFLUENCE] = setup[SU_INFLUENCE]
+    js[LEVEL] = 1
     js[CACHE + HEX] = -1
 
 
-_TABLES = types.Tuple((types.int64[:, ::1],) * 6 + (types.int64[::1],))
+_TABLES = types.Tuple((types.int64[:, ::1],) * 7 + (types.int64[::1],))
 _RUN_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
     types.UniTuple(F.DecisionType, 5),
     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], _TABLES,
     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
-    types.float64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int64[::1], types.float64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
 )
 
 
 @njit(_RUN_SIG, parallel=True, cache=True)
 def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
                  cost, epicentre, danger, hop, orders, tables,
-                 counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, sums, used, traffic,
-                 deaths_at):
+                 counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums, used,
+                 traffic, deaths_at):
     """Campaign trials ``trial_start ..``; adds ``counts`` (completed, no death),
     histograms of the completion day, first order day and first death day
     (``days + 1``: never),
-    of orders done and of deaths, ``sums`` (money, money squared, kills), items
+    of orders done, deaths and final level, ``sums`` (money, money squared,
+    kills, missions past level 12), items
     used, and per-hex traffic and deaths. Integer sums (money as exact floats):
     the same for any thread count or chunking."""
     n_blocks = (n_trials + F.BLOCK - 1) // F.BLOCK
@@ -351,12 +386,13 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     ddh_b = np.zeros((n_blocks, death_day_hist.size), np.int64)
     oh_b = np.zeros((n_blocks, orders_hist.size), np.int64)
     de_b = np.zeros((n_blocks, deaths_hist.size), np.int64)
+    lv_b = np.zeros((n_blocks, level_hist.size), np.int64)
     s_b = np.zeros((n_blocks, sums.size), np.float64)
     u_b = np.zeros((n_blocks, used.size), np.int64)
     t_b = np.zeros((n_blocks, n_hex), np.int64)
     d_b = np.zeros((n_blocks, n_hex), np.int64)
     seed_mixed = mix(np.uint64(seed))
-    setup = tables[6]
+    setup = tables[7]
     for b in prange(n_blocks):
         view = template.copy()
         js = np.zeros(COUNTS + used.size, np.int64)
@@ -378,6 +414,8 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
             ddh_b[b, js[DEATH_DAY] if js[DEATH_DAY] > 0 else days + 1] += 1
             oh_b[b, js[ORDERS_DONE]] += 1
             de_b[b, min(js[DEATHS], DEATH_CAP)] += 1
+            lv_b[b, min(js[LEVEL], MAX_LEVEL)] += 1
+            s_b[b, 3] += js[MISSIONS]
             s_b[b, 0] += js[MONEY]
             s_b[b, 1] += js[MONEY] * js[MONEY]
             s_b[b, 2] += js[KILLS]
@@ -387,6 +425,7 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     death_day_hist += ddh_b.sum(axis=0)
     orders_hist += oh_b.sum(axis=0)
     deaths_hist += de_b.sum(axis=0)
+    level_hist += lv_b.sum(axis=0)
     sums += s_b.sum(axis=0)
     used += u_b.sum(axis=0)
     traffic += t_b.sum(axis=0)

@@ -1,7 +1,7 @@
 """Reference journeys: the slow and obvious reading of /work/specs/journey_spec.md.
 
 A journey is one campaign of `days` days over the Zone hex map (rules Z-08..Z-10,
-Z-25, Z-26, Z-30, Z-33..Z-39, Z-41, K-01..K-03, K-06..K-08 of RULES.md): the
+Z-25, Z-26, Z-30, Z-33..Z-39, Z-41, K-01..K-04, K-06..K-08 of RULES.md): the
 stalker walks from the start base to each order's destination in turn, an event
 is drawn on every hex entered, fights are the fights of /work/specs/fight_spec.md
 (reused from ``sim.reference.fight``) with streams that continue across the
@@ -44,6 +44,23 @@ Readings of the spec made here (where it does not say):
   non-zero counts.  The stalker's `hp` in the loadout is ignored (a journey
   starts at max hp).
 * A loadout's `reputation` of None means [stalker] start_reputation.
+
+Progression (stage B "Progression (K-04, K-06)"; shops, decks and the asset
+limit of stage B are not implemented here):
+
+* Missing [progression] xp_per_monster_hp / xp_per_order / influence_per_order
+  are 0, and missing level_xp / level_hp / level_influence (all three absent)
+  mean no levels at all: level 1 for ever, no missions (stage A content).  When
+  given, the three lists must hold 11 whole numbers >= 0 (levels 2..12) and
+  level_xp must rise strictly from above 0 (as sim/content/journey.py checks).
+* A won fight's xp is added once for the whole group, then the level-ups.
+* ``missions`` counts every level past 12 reached in the trial, by any of its
+  stalkers: a replacement (Z-09) starts again at level 1 / xp 0, but missions
+  already completed stay counted (like Influence, they are the player's).
+* The record's ``level`` and ``xp`` are the final stalker's (so a death resets
+  them); ``level`` is capped at 12, ``missions`` carries the rest.
+* The per-trial record also carries "max_hp" and "hp" at the end (extra keys,
+  for tests).  ``run_journeys``'s ``levels`` lists only levels that occurred.
 """
 
 from __future__ import annotations
@@ -89,6 +106,9 @@ _EVEN_ROW = ((1, 0), (-1, 0), (-1, -1), (0, -1), (-1, 1), (0, 1))
 _ODD_ROW = ((1, 0), (-1, 0), (0, -1), (1, -1), (0, 1), (1, 1))
 
 NO_AVOIDANCE_ON = 4  # Z-30: an "avoided on 4+" trap with no item is avoided on 4-6
+
+MAX_LEVEL = 12  # K-04: levels 1..12; each step past 12 is a completed mission instead
+LEVEL_LISTS = ("level_xp", "level_hp", "level_influence")  # [progression], levels 2..12
 
 
 def pick(stream: Stream, total: int) -> int:
@@ -395,6 +415,58 @@ def skill_test(dice: Stream, value: int, target: int, extra_one_fails: bool) -> 
 
 
 # --------------------------------------------------------------------------
+# Progression (K-04, K-06, K-08)
+# --------------------------------------------------------------------------
+
+
+def _whole(value, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"progression.{what}: expected a whole number >= 0, got {value!r}")
+    return value
+
+
+def progression_settings(content: dict) -> dict:
+    """journey.toml [progression]'s experience and level fields, checked.
+
+    Returns {"xp_per_monster_hp", "xp_per_order", "influence_per_order" (0 if
+    missing), "level_xp", "level_hp", "level_influence" (lists for levels
+    2..12, or None if the three are absent: no levels)}.
+    """
+    progression = content["journey"].get("progression", {})
+    out = {key: _whole(progression.get(key, 0), key)
+           for key in ("xp_per_monster_hp", "xp_per_order", "influence_per_order")}
+    present = [name for name in LEVEL_LISTS if name in progression]
+    if not present:
+        return {**out, **{name: None for name in LEVEL_LISTS}}
+    if len(present) != len(LEVEL_LISTS):
+        raise ValueError(f"progression: {', '.join(LEVEL_LISTS)} go together, got only {', '.join(present)}")
+    for name in LEVEL_LISTS:
+        values = progression[name]
+        if not isinstance(values, list) or len(values) != MAX_LEVEL - 1:
+            raise ValueError(f"progression.{name}: expected {MAX_LEVEL - 1} numbers (levels 2..{MAX_LEVEL}), "
+                             f"got {values!r}")
+        out[name] = [_whole(v, name) for v in values]
+    xp = out["level_xp"]
+    if xp[0] <= 0 or any(b <= a for a, b in zip(xp, xp[1:])):
+        raise ValueError(f"progression.level_xp: {xp} must rise strictly from above 0")
+    return out
+
+
+def level_threshold(settings: dict, level: int):
+    """The total xp at which ``level`` (>= 2) is reached, or None with no levels (K-04).
+
+    Levels 2..12: level_xp[level - 2]; level 12 + n (n >= 1): level_xp[-1] + n *
+    (level_xp[-1] - level_xp[-2]), the last gap again.
+    """
+    xp = settings["level_xp"]
+    if xp is None:
+        return None
+    if level <= MAX_LEVEL:
+        return xp[level - 2]
+    return xp[-1] + (level - MAX_LEVEL) * (xp[-1] - xp[-2])
+
+
+# --------------------------------------------------------------------------
 # One trial
 # --------------------------------------------------------------------------
 
@@ -415,13 +487,15 @@ class _Trial:
         self.items = content["items"]
         self.character_id = loadout.get("character", "novice")
         character = content["characters"][self.character_id]
-        self.max_hp = character.get("max_hp", rules["stalker"]["base_hp"])  # Z-02
+        self.character_max_hp = character.get("max_hp", rules["stalker"]["base_hp"])  # Z-02
+        self.max_hp = self.character_max_hp  # raised by level rewards (K-04)
         self.orders = list(journey.get("orders", []))
         self.start = self.map["bases"][journey["journey"]["start_base"]]
         progression = journey.get("progression", {})
         self.reroll_cost = progression.get("reroll_cost", 1)
         self.extra_one_fails = progression.get(
             "extra_one_fails", rules.get("skill", {}).get("extra_one_fails", False))
+        self.progression = progression_settings(content)
 
         self.streams = [Stream(seed, trial, purpose) for purpose in range(N_STREAMS)]
 
@@ -432,6 +506,8 @@ class _Trial:
         self.reputation = rules["stalker"]["start_reputation"] if reputation is None else reputation
         self.influence = progression.get("influence_start", 3)  # K-06
         self.missed = 0
+        self.level = 1   # K-04: a new stalker is level 1 with 0 xp
+        self.xp = 0
         self.k = 0
         self.carried = Carried(
             money=rules["stalker"]["start_money"] + character.get("money_bonus", 0),  # Z-04, Z-07
@@ -455,6 +531,7 @@ class _Trial:
         self.first_order_day = None
         self.deaths = 0
         self.kills = 0
+        self.missions = 0  # K-04: levels past 12
         self.used = {}
         self.traffic = {}
         self.deaths_at = {}
@@ -464,12 +541,14 @@ class _Trial:
     def _fight_state(self) -> StalkerState:
         """The current stalker as the fight reference's StalkerState."""
         c = self.carried
-        return _prepare_stalker(self.content, {
+        st = _prepare_stalker(self.content, {
             "character": self.character_id, "weapon": c.weapon, "mods": list(c.mods),
             "head": c.head, "body": c.body, "healing": dict(c.healing),
             "explosives": dict(c.explosives), "escape_item": c.escape_item,
             "reputation": self.reputation, "hp": self.hp,
         })
+        st.max_hp = self.max_hp  # K-04: the levelled max hp caps every heal
+        return st
 
     def _take_back(self, st: StalkerState) -> None:
         self.hp = st.hp
@@ -492,6 +571,26 @@ class _Trial:
         alive = _survives_hit(self.content, st, self.used)
         self._take_back(st)
         return alive
+
+    # ---- experience and levels (K-04, K-06, K-08) ---------------------
+
+    def _gain_xp(self, amount: int) -> None:
+        """K-08: xp += amount; then K-04: every level now reached, in turn, with its rewards."""
+        self.xp += amount
+        p = self.progression
+        while True:
+            threshold = level_threshold(p, self.level + 1)
+            if threshold is None or self.xp < threshold:
+                return
+            self.level += 1
+            if self.level > MAX_LEVEL:
+                self.missions += 1  # K-04: past level 12, a completed mission instead of rewards
+                continue
+            # K-04 rewards, top to bottom: max hp (and hp by the same), then Influence (K-06).
+            gain = p["level_hp"][self.level - 2]
+            self.max_hp += gain
+            self.hp = min(self.max_hp, self.hp + gain)
+            self.influence += p["level_influence"][self.level - 2]
 
     # ---- events (Z-39) --------------------------------------------------
 
@@ -525,10 +624,14 @@ class _Trial:
         self._take_back(st)
         if res["outcome"] == "win":
             per_hp = self.content["rules"]["market"]["trophy_price_per_hp"]
+            group_hp = 0
             for monster_id in group["monsters"]:
                 m = self.content["monsters"][monster_id]
                 self.kills += 1
                 self.carried.trophy_value += m.get("trophy_price", m["hp"] * per_hp)  # Z-42
+                group_hp += m["hp"]
+            # K-08: xp per max hp of every monster of the group won, then K-04 level-ups.
+            self._gain_xp(self.progression["xp_per_monster_hp"] * group_hp)
             return True
         return res["outcome"] != "death"  # escape, draw: nothing more
 
@@ -579,10 +682,15 @@ class _Trial:
         # Z-09: replacement at the start base, 500 G, reputation 0, nothing carried.
         self.carried = Carried(money=self.content["rules"]["stalker"]["replacement_money"])
         self.hex = self.start
+        # Z-09, K-04: a new stalker: level 1, xp 0, the character's max hp, at full hp.
+        self.level = 1
+        self.xp = 0
+        self.max_hp = self.character_max_hp
         self.hp = self.max_hp
         self.reputation = 0
         self.missed = 0
-        # influence unchanged; order k unchanged (it goes back to the deck, Z-09)
+        # influence unchanged (K-06: it is the player's), and so are missions (K-04);
+        # order k unchanged (it goes back to the deck, Z-09)
 
     # ---- arrival (step 5) ------------------------------------------------
 
@@ -610,6 +718,9 @@ class _Trial:
         order = self.orders[self.k]
         self.carried.money += order["reward"]
         self.reputation += 1  # Z-41
+        # Then K-06: Influence per order; K-08: xp per order, then K-04 level-ups.
+        self.influence += self.progression["influence_per_order"]
+        self._gain_xp(self.progression["xp_per_order"])
         self.orders_done += 1
         if self.first_order_day is None:
             self.first_order_day = day
@@ -674,8 +785,13 @@ class _Trial:
             "used": _nonzero(self.used),
             "traffic": _nonzero(self.traffic),
             "deaths_at": _nonzero(self.deaths_at),
+            "level": min(self.level, MAX_LEVEL),  # K-04: levels past 12 are in missions
+            "xp": self.xp,
+            "missions": self.missions,
             "reputation": self.reputation,
             "influence": self.influence,
+            "max_hp": self.max_hp,
+            "hp": self.hp,
         }
 
 
@@ -700,7 +816,8 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
     Returns {"n_trials", "counts": {"completed", "survived"}, "completion_day":
     {day or None: n}, "orders_done": {n: count}, "first_order_day": {day or None: n},
     "deaths": {n: count}, "money", "money_sq", "kills", "trophy_value",
-    "artefact_value" (sums), "used", "traffic", "deaths_at" (summed dicts)}.
+    "artefact_value" (sums), "used", "traffic", "deaths_at" (summed dicts),
+    "levels" ({final level 1..12: count}, K-04), "missions" (sum, K-04)}.
     """
     _check_strategy(strategy)
     tables = route_tables(content, strategy["danger_weight"])
@@ -709,7 +826,7 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
         "counts": {"completed": 0, "survived": 0},
         "completion_day": {}, "orders_done": {}, "first_order_day": {}, "deaths": {},
         "money": 0, "money_sq": 0, "kills": 0, "trophy_value": 0, "artefact_value": 0,
-        "used": {}, "traffic": {}, "deaths_at": {},
+        "used": {}, "traffic": {}, "deaths_at": {}, "levels": {}, "missions": 0,
     }
     for trial in range(trial_start, trial_start + n_trials):
         res = simulate_journey(content, loadout, strategy, days, seed, trial, tables)
@@ -717,6 +834,8 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
         out["counts"]["survived"] += int(res["deaths"] == 0)
         for key in ("completion_day", "orders_done", "first_order_day", "deaths"):
             out[key][res[key]] = out[key].get(res[key], 0) + 1
+        out["levels"][res["level"]] = out["levels"].get(res["level"], 0) + 1  # K-04
+        out["missions"] += res["missions"]
         out["money"] += res["money"]
         out["money_sq"] += res["money"] ** 2
         for key in ("kills", "trophy_value", "artefact_value"):

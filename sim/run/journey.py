@@ -8,7 +8,7 @@ import numpy as np
 import strategies
 from sim.analysis.stats import mean_interval, wilson
 from sim.content import Content
-from sim.content.journey import EVENT_KINDS, FIND_KINDS, JourneyContent, load_journey
+from sim.content.journey import EVENT_KINDS, FIND_KINDS, LEVEL_LISTS, JourneyContent, load_journey
 from sim.content.loadout import Loadout, LoadoutError
 from sim.kernels import fight as F
 from sim.kernels import journey as J
@@ -85,7 +85,8 @@ def journey_tables(content: Content, journey: JourneyContent, setup):
                                                       r["damage_dice"], r["missed_turns"]])
     finds = _banded(journey.finds, lambda r: [FIND_KINDS.index(r["kind"]), r["amount"]])
     weights = np.array([journey.events[k] for k in EVENT_KINDS], dtype=np.int64)
-    return tuple(np.ascontiguousarray(t) for t in (weights, groups, monsters, traps, skills, finds)) + (setup,)
+    levels = np.array([journey.settings[k] for k in LEVEL_LISTS], dtype=np.int64).T
+    return tuple(np.ascontiguousarray(t) for t in (weights, groups, monsters, traps, skills, finds, levels)) + (setup,)
 
 
 @dataclass
@@ -102,6 +103,7 @@ class JourneyResult:
     death_day_hist: np.ndarray
     orders_hist: np.ndarray
     deaths_hist: np.ndarray
+    level_hist: np.ndarray
     sums: np.ndarray
     items_used: dict
     traffic: np.ndarray
@@ -150,6 +152,9 @@ class JourneyResult:
             "mean_money": self.sums[0] / self.trials,
             "money_ci95": [money_lo, money_hi],
             "mean_kills": self.sums[2] / self.trials,
+            "mean_level": float(self.level_hist @ np.arange(self.level_hist.size)) / self.trials,
+            "levels": {int(lv): int(c) for lv, c in enumerate(self.level_hist) if c},
+            "mean_missions": self.sums[3] / self.trials,
             "items_used_per_journey": self.items_used,
             "trials": self.trials, "seed": self.seed, "days": self.days, "orders": self.n_orders,
             "elapsed_s": self.elapsed_s,
@@ -189,12 +194,17 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     setup[J.SU_RECOVER_LOOT] = int(strategy.recover_loot)
     setup[J.SU_AVOID_BASELINE] = AVOID_BASELINE
     setup[J.SU_MOVE], setup[J.SU_AVOID_ALWAYS], setup[J.SU_AVOID_ON] = movement, int(avoid_always), avoid_on
+    progression = journey.settings
+    setup[J.SU_XP_PER_HP] = progression["xp_per_monster_hp"]
+    setup[J.SU_XP_PER_ORDER] = progression["xp_per_order"]
+    setup[J.SU_INFLUENCE_PER_ORDER] = progression["influence_per_order"]
     tables = journey_tables(content, journey, setup)
     cost, epicentre, danger, hop = map_arrays(hexmap, strategy.danger_weight)
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)
     n_orders, n_hex = len(journey.orders), cost.size
-    counts, sums = np.zeros(2, np.int64), np.zeros(3)
+    counts, sums = np.zeros(2, np.int64), np.zeros(4)
+    level_hist = np.zeros(J.MAX_LEVEL + 1, np.int64)
     done_hist, first_hist, death_day_hist = (np.zeros(days + 2, np.int64) for _ in range(3))
     orders_hist, deaths_hist = np.zeros(n_orders + 1, np.int64), np.zeros(J.DEATH_CAP + 1, np.int64)
     used, traffic, deaths_at = np.zeros(len(labels), np.int64), np.zeros(n_hex, np.int64), np.zeros(n_hex, np.int64)
@@ -205,14 +215,14 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
         start = time.perf_counter()
         J.run_journeys(seed, trial_start + done, n, days, template, params, fight.asks(), fight.decisions(),
                        cost, epicentre, danger, hop, orders, tables,
-                       counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, sums, used, traffic, deaths_at)
+                       counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums, used, traffic, deaths_at)
         elapsed += time.perf_counter() - start
         done += n
         if on_progress:
             on_progress(done, trials, None)
     return JourneyResult(
         seed=seed, trials=trials, days=days, n_orders=n_orders, counts=counts, done_hist=done_hist,
-        first_hist=first_hist, death_day_hist=death_day_hist, orders_hist=orders_hist, deaths_hist=deaths_hist, sums=sums,
+        first_hist=first_hist, death_day_hist=death_day_hist, orders_hist=orders_hist, deaths_hist=deaths_hist, level_hist=level_hist, sums=sums,
         items_used={k: int(v) / trials for k, v in zip(labels, used) if v},
         traffic=traffic.reshape(hexmap.height, hexmap.width), deaths_at=deaths_at.reshape(hexmap.height, hexmap.width),
         elapsed_s=elapsed, hex_steps=int(traffic.sum()),
