@@ -133,3 +133,34 @@ def test_journey_bad_input_is_one_line_exit_2(args, fragment):
     proc = zonesim("journey", *args)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert proc.returncode == 2 and len(lines) == 1 and fragment in lines[0] and "Traceback" not in proc.stderr
+
+
+def _with_progression(folder, **fields):
+    """Rewrite [progression] fields of a content folder's journey.toml."""
+    path = folder / "journey.toml"
+    lines = path.read_text().splitlines()
+    for i, line in enumerate(lines):
+        key = line.split("=")[0].strip()
+        if key in fields:
+            lines[i] = f"{key} = {fields[key]}"
+    path.write_text("\n".join(lines) + "\n")
+    return load_content(folder)
+
+
+def test_k04_levels_past_12_give_missions(calm_content):
+    """Calm map, 20 xp per order, levels every 1 xp: 60 xp reach level 12 at 11
+    and give one mission per further xp: 49 missions, level 12 (K-04, K-08)."""
+    game = _with_progression(calm_content.directory, xp_per_order=20, level_xp=list(range(1, 12)))
+    r = journeys(game, Loadout(weapon="ak47"), n=100)
+    assert r.level_hist[12] == 100 and r.sums[3] == 49 * 100
+
+
+def test_k04_level_rewards_raise_max_hp(tmp_path, content):
+    """+50 max HP at every level, reached after the first kill or order, keeps far
+    more stalkers alive on the default map than the default rewards."""
+    folder = tmp_path / "tough"
+    shutil.copytree(DEFAULT_DIR, folder)
+    game = _with_progression(folder, level_hp=[50] * 11, level_xp=list(range(1, 12)))
+    loadout = Loadout(weapon="ak47")
+    assert journeys(game, loadout).probabilities["p_no_death"] > \
+        journeys(content, loadout).probabilities["p_no_death"] + 0.1

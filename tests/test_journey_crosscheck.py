@@ -1,6 +1,6 @@
 """The numba journey kernel against the plain-Python reference: identical sums on
 the same random streams (two independent readings of Z-08..Z-10, Z-25, Z-26,
-Z-30, Z-34..Z-39, Z-41, K-01..K-03, K-06..K-08)."""
+Z-30, Z-34..Z-39, Z-41, K-01..K-04, K-06..K-08)."""
 
 import numpy as np
 import pytest
@@ -56,6 +56,8 @@ def test_kernel_equals_reference(name, content, ref_content):
     assert {i: int(c) for i, c in enumerate(kernel.deaths_hist) if c} == capped
     assert kernel.sums[0] == reference["money"] and kernel.sums[1] == reference["money_sq"]
     assert kernel.sums[2] == reference["kills"]
+    assert {lv: int(c) for lv, c in enumerate(kernel.level_hist) if c} == reference["levels"]  # K-04
+    assert kernel.sums[3] == reference["missions"]
     assert {k: round(v * n) for k, v in kernel.items_used.items()} == reference["used"]
     width = kernel.traffic.shape[1]
     traffic = {(i % width, i // width): int(c) for i, c in enumerate(kernel.traffic.ravel()) if c}

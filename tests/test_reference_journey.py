@@ -652,3 +652,167 @@ def test_bad_inputs_raise(default_content):
         simulate_journey(default_content, loadout(), {**DEFAULT_STRATEGY, "fight": "coward"}, 5, SEED, 0)
     with pytest.raises(ValueError):
         route_tables(default_content, -1)
+
+
+# --------------------------------------------------------------------------
+# Progression: experience, levels, Influence, missions (K-04, K-06, K-08, Z-09)
+# --------------------------------------------------------------------------
+
+NOVICE_HP = 25  # rules.toml [stalker] base_hp (Z-02)
+NO_LEVEL_REWARDS = [0] * 11
+
+
+def prog(level_xp, level_hp=NO_LEVEL_REWARDS, level_influence=NO_LEVEL_REWARDS, xp_per_monster_hp=0,
+         xp_per_order=0, influence_per_order=0):
+    return {"xp_per_monster_hp": xp_per_monster_hp, "xp_per_order": xp_per_order,
+            "influence_per_order": influence_per_order, "level_xp": list(level_xp),
+            "level_hp": list(level_hp), "level_influence": list(level_influence)}
+
+
+HIGH = [1000 * (i + 1) for i in range(11)]  # levels 2..12 out of reach
+SCRATCH = ({"id": "scratch", "dice": 0, "bonus": 6, "avoid_on": 7, "min_danger": 1, "max_danger": 1, "weight": 1},)
+
+
+def test_k04_no_progression_fields_means_level_1_for_ever(tmp_path):
+    c = make_content(tmp_path, LINE)  # [progression] without xp or level fields (stage A content)
+    res = simulate_journey(c, loadout(), FIGHTER, 10, SEED, 0)
+    assert res["completed"]
+    assert (res["level"], res["xp"], res["missions"], res["influence"]) == (1, 0, 0, 3)
+    assert res["max_hp"] == res["hp"] == NOVICE_HP
+
+
+def test_k04_level_rewards_raise_max_hp(tmp_path):
+    # col 1: a scratch never avoided, 6 damage (no armour, no medkit): hp 19 of 25.
+    # col 2: the order: 10 xp reaches level 2 (5) and level 3 (10), not level 4 (11).
+    p = prog([5, 10, 11] + HIGH[3:], level_hp=[2, 3, 100] + [0] * 8, level_influence=[1, 0, 7] + [0] * 8,
+             xp_per_order=10)
+    c = make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "trap": level(1)},
+                     traps=SCRATCH, sites=(("target", (2, 0)),), progression=p)
+    res = simulate_journey(c, loadout(), FIGHTER, 1, SEED, 0)
+    assert res["completed"] and res["deaths"] == 0
+    assert (res["level"], res["xp"], res["missions"]) == (3, 10, 0)
+    assert res["max_hp"] == NOVICE_HP + 2 + 3
+    assert res["hp"] == NOVICE_HP - 6 + 2 + 3        # hp rises by the same amount, the damage stays
+    assert res["influence"] == 3 + 1 + 0             # level 2's +1, level 3's 0 (influence_per_order 0)
+
+
+def test_k04_level_reward_lets_a_medkit_fit(tmp_path):
+    # After the scratch hp is 19/25: a medkit (+5) fits (6 missing) and is used after the event.
+    # The order comes later, so its level-up (+4 max hp, +4 hp) does not change that.
+    p = prog([10] + HIGH[1:], level_hp=[4] + [0] * 10, xp_per_order=10)
+    c = make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "trap": level(1)},
+                     traps=SCRATCH, sites=(("target", (2, 0)),), progression=p)
+    res = simulate_journey(c, loadout(healing={"medkit": 1}), FIGHTER, 1, SEED, 0)
+    assert res["used"] == {"medkit": 1}
+    assert (res["level"], res["max_hp"], res["hp"]) == (2, NOVICE_HP + 4, NOVICE_HP - 6 + 5 + 4)
+
+
+@pytest.mark.parametrize("xp, missions", [(11, 0), (12, 0), (13, 0), (14, 1), (15, 1), (16, 2), (20, 4)])
+def test_k04_levels_past_12_give_missions(tmp_path, xp, missions):
+    # levels 2..12 at xp 1..10 and 12: the last gap is 2, so level 12 + n needs 12 + 2n.
+    level_xp = list(range(1, 11)) + [12]
+    p = prog(level_xp, level_hp=[1] * 11, level_influence=[1] * 11, xp_per_order=xp)
+    c = make_content(tmp_path, LINE, progression=p)
+    res = simulate_journey(c, loadout(), FIGHTER, 10, SEED, 0)
+    reached = 11 if xp == 11 else 12
+    assert (res["level"], res["xp"], res["missions"]) == (reached, xp, missions)
+    # levels past 12 give no rewards: only the levels 2..reached count.
+    assert res["max_hp"] == res["hp"] == NOVICE_HP + reached - 1
+    assert res["influence"] == 3 + reached - 1
+
+
+def test_k06_orders_earn_influence(tmp_path):
+    orders = ({"id": "there", "destination": "target", "reward": 1000, "step_penalty": 0},
+              {"id": "back", "destination": "cordon", "reward": 500, "step_penalty": 1})
+    p = prog(HIGH, influence_per_order=2, xp_per_order=7)
+    c = make_content(tmp_path, LINE, orders=orders, progression=p)
+    res = simulate_journey(c, loadout(), FIGHTER, 20, SEED, 0)
+    assert res["completed"] and res["orders_done"] == 2
+    assert res["influence"] == 3 + 2 + 2 and res["xp"] == 14 and res["level"] == 1
+    assert res["money"] == 1000 + 1000 + 500 and res["reputation"] == 2  # the order's own rewards as before
+    partial = simulate_journey(c, loadout(), FIGHTER, 5, SEED, 0)
+    assert partial["orders_done"] == 1 and partial["influence"] == 3 + 2 and partial["xp"] == 7
+
+
+def test_k06_order_influence_pays_later_rerolls(tmp_path):
+    # Influence 0 at the start: the skill test at col 1 on the way to the first order has no re-roll.
+    # The second order's way back crosses it again after the first order paid 1 Influence.
+    skills = ({"id": "test", "attribute": "agility", "target": 100, "damage_dice": 0, "missed_turns": 0,
+               "min_danger": 1, "max_danger": 1, "weight": 1},)
+    orders = ({"id": "there", "destination": "target", "reward": 0, "step_penalty": 0},
+              {"id": "back", "destination": "cordon", "reward": 0, "step_penalty": 0})
+    p = {**prog(HIGH, influence_per_order=1), "influence_start": 0}
+    c = make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "skill": level(1)},
+                     skills=skills, orders=orders, progression=p)
+    res = simulate_journey(c, loadout(), FIGHTER, 5, SEED, 0)
+    # target 100 always fails: the re-roll is bought on the way back (1 - 1), then the second order pays 1.
+    assert res["completed"] and res["influence"] == 1
+
+
+RATS = "[rat]\nhp = 1\ndice = 1\nbonus = 0\ndefence = 0\n\n[big_rat]\nhp = 4\ndice = 1\ndefence = 0\n"
+
+
+def test_k08_kills_give_xp_per_monster_max_hp(tmp_path):
+    # a berdanka kills a 1-hp rat in round 1 and a 4-hp rat in round 2 (never misses defence 0 and
+    # deals more than 4): xp = 3 per max hp, not per damage dealt: 3 * (1 + 4) = 15 -> level 2 (15), not 3 (16).
+    groups = ({"monsters": ["rat", "big_rat"], "min_danger": 1, "max_danger": 1, "weight": 1},)
+    p = prog([15, 16] + HIGH[2:], level_hp=[2] + [0] * 10, level_influence=[1] + [0] * 10, xp_per_monster_hp=3)
+    c = make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "monster": level(1)},
+                     groups=groups, monsters_extra=RATS, progression=p)
+    for trial in range(10):
+        res = simulate_journey(c, loadout(weapon="berdanka"), FIGHTER, 1, SEED, trial)
+        assert res["kills"] == 2 and res["deaths"] == 0
+        assert (res["xp"], res["level"], res["influence"]) == (15, 2, 4)
+        assert res["max_hp"] == NOVICE_HP + 2 and res["hp"] <= res["max_hp"]
+    # a runner with reputation 0 escapes at once (Z-33): no fight won, no xp.
+    res = simulate_journey(c, loadout(weapon="berdanka"), {**FIGHTER, "fight": "runner"}, 1, SEED, 0)
+    assert res["kills"] == 0 and res["xp"] == 0 and res["level"] == 1
+
+
+def test_z09_replacement_starts_at_level_1(tmp_path):
+    # order 1 at col 1 (xp 12: level 12 and 1 mission); then the pit at col 2 kills him (never avoided).
+    pit = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 7, "min_danger": 1, "max_danger": 1, "weight": 1},)
+    orders = ({"id": "o1", "destination": "a", "reward": 100, "step_penalty": 0},
+              {"id": "o2", "destination": "b", "reward": 100, "step_penalty": 0})
+    p = prog(range(1, 12), level_hp=[1] * 11, level_influence=[2] + [0] * 10, xp_per_order=12,
+             influence_per_order=1)
+    kw = dict(sites=(("a", (1, 0)), ("b", (3, 0))), orders=orders, progression=p,
+              events={"nothing": level(0), "trap": level(1)}, traps=pit)
+    safe = make_content(tmp_path, ["R R R R"], name="safe", **kw)
+    res = simulate_journey(safe, loadout(), {**FIGHTER, "recover_loot": False}, 1, SEED, 0)
+    assert res["completed"] and (res["level"], res["xp"], res["missions"]) == (12, 24, 13)
+    c = make_content(tmp_path, ["R R R R"], danger=["0 0 1 0"], name="pit", **kw)
+    res = simulate_journey(c, loadout(), {**FIGHTER, "recover_loot": False}, 1, SEED, 0)
+    assert res["orders_done"] == 1 and res["deaths"] == 1 and res["deaths_at"] == {(2, 0): 1}
+    assert (res["level"], res["xp"]) == (1, 0)
+    assert res["max_hp"] == res["hp"] == NOVICE_HP       # the character's max hp, not the levelled 36
+    assert res["influence"] == 3 + 1 + 2                   # Influence is kept (K-06)
+    assert res["missions"] == 1                            # and so is the completed mission
+
+
+def test_k04_bad_level_lists_raise(tmp_path):
+    bad = {"short": prog(range(1, 11)), "flat": prog([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10]),
+           "negative": prog(HIGH, level_hp=[-1] + [0] * 10)}
+    for name, p in bad.items():
+        c = make_content(tmp_path, LINE, progression=p, name=name)
+        with pytest.raises(ValueError):
+            simulate_journey(c, loadout(), FIGHTER, 2, SEED, 0)
+    only_xp = make_content(tmp_path, LINE, progression={"level_xp": HIGH}, name="only_xp")
+    with pytest.raises(ValueError):
+        simulate_journey(only_xp, loadout(), FIGHTER, 2, SEED, 0)
+
+
+def test_aggregate_levels_and_missions_on_default_content(default_content):
+    n, start, days = 25, 3, 30
+    agg = run_journeys(default_content, DEFAULT_LOADOUT, DEFAULT_STRATEGY, days, SEED, n, trial_start=start)
+    tables = route_tables(default_content, 1)
+    singles = [simulate_journey(default_content, DEFAULT_LOADOUT, DEFAULT_STRATEGY, days, SEED, t, tables)
+               for t in range(start, start + n)]
+    levels = {}
+    for r in singles:
+        levels[r["level"]] = levels.get(r["level"], 0) + 1
+        assert 1 <= r["level"] <= 12 and r["missions"] >= 0
+        assert r["hp"] <= r["max_hp"]
+    assert agg["levels"] == levels and sum(levels.values()) == n
+    assert agg["missions"] == sum(r["missions"] for r in singles)
+    assert any(r["level"] > 1 for r in singles)  # the default content does level stalkers
