@@ -164,3 +164,87 @@ def test_k04_level_rewards_raise_max_hp(tmp_path, content):
     loadout = Loadout(weapon="ak47")
     assert journeys(game, loadout).probabilities["p_no_death"] > \
         journeys(content, loadout).probabilities["p_no_death"] + 0.1
+
+
+def _edited(tmp_path, name, file, old, new):
+    folder = tmp_path / name
+    shutil.copytree(DEFAULT_DIR, folder)
+    text = (folder / file).read_text()
+    assert old in text
+    (folder / file).write_text(text.replace(old, new))
+    return load_content(folder)
+
+
+FIND_ONLY = """
+[journey]
+map = "zone"
+start_base = "cordon"
+max_group = 1
+[progression]
+influence_start = 3
+reroll_cost = 1
+extra_one_fails = false
+xp_per_monster_hp = 0
+xp_per_order = 0
+influence_per_order = 0
+level_xp = [10, 25, 45, 70, 100, 135, 175, 220, 270, 325, 385]
+level_hp = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+level_influence = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+{shops}
+[attributes]
+agility = 2
+[events]
+nothing = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+monster = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+trap = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+skill = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+find = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+[[finds]]
+id = "artefact"
+kind = "artefact"
+amount = 100
+min_danger = 0
+max_danger = 9
+weight = 1
+[[orders]]
+id = "to_bar"
+destination = "bar"
+reward = 0
+step_penalty = 0
+[[orders]]
+id = "to_forest"
+destination = "red_forest"
+reward = 0
+step_penalty = 0
+"""
+
+
+def test_z12_z13_selling_at_a_base_ends_the_day(tmp_path):
+    """Every hex entered holds an artefact (100 G); the first order ends at the Bar.
+    With a shop there the artefacts are sold (Z-12, Z-40) and the day ends (Z-13);
+    with no shops nothing is sold and the stalker walks on."""
+    runs = {}
+    for name, shops in (("shop", "[shops]\nbar = []"), ("none", "")):
+        folder = tmp_path / name
+        shutil.copytree(DEFAULT_DIR, folder)
+        (folder / "journey.toml").write_text(FIND_ONLY.format(shops=shops))
+        runs[name] = journeys(load_content(folder), Loadout(weapon="ak47"), n=50)
+    # to the Bar: 9 road hexes = 900 G of artefacts, sold there; the rest is never sold
+    assert runs["shop"].sums[0] / 50 == 1000 + 900 and runs["none"].sums[0] / 50 == 1000
+    assert np.argmax(runs["shop"].done_hist) == np.argmax(runs["none"].done_hist) + 1
+
+
+def test_z11_an_empty_deck_sells_nothing(tmp_path, content):
+    """A stimulator deck of 2 is all in the starting loadout: nobody can buy one."""
+    game = _edited(tmp_path, "deck", "items.toml", "heal = 4\nin_combat = true", "heal = 4\nin_combat = true\ndeck = 2")
+    loadout = Loadout(weapon="ak47", healing=(("stimulator", 2), ("medkit", 2)))
+    assert "stimulator" in journeys(content, loadout).purchases
+    assert "stimulator" not in journeys(game, loadout).purchases
+
+
+def test_k05_asset_limit_discards_consumables(tmp_path, content):
+    """A limit of one card leaves only the firearm after the first day: far fewer
+    medkits are ever used than with the default limit."""
+    game = _edited(tmp_path, "limit", "journey.toml", "asset_limit = 14", "asset_limit = 1")
+    loadout = Loadout(weapon="ak47", healing=(("medkit", 4),))
+    assert journeys(game, loadout).items_used.get("medkit", 0) < 0.5 * journeys(content, loadout).items_used["medkit"]

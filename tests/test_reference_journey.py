@@ -67,15 +67,19 @@ def _tables(name, entries):
 def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), sites=(("target", (-1, 0)),),
                  orders=({"id": "o1", "destination": "target", "reward": 1000, "step_penalty": 0},),
                  events=None, groups=(), traps=(), skills=(), finds=(), progression=None,
-                 attributes=None, monsters_extra="", name="c"):
+                 attributes=None, monsters_extra="", name="c", shops=None, items=None):
     """A copy of the default content with a hand-made journey.toml and map.
 
     ``terrain`` / ``danger``: lists of row strings.  A site at col -1 means
     the last column of row 0.  ``events``: kind -> 10 weights (missing kinds 0;
-    default: nothing everywhere).
+    default: nothing everywhere).  ``shops``: base id -> item ids ([shops];
+    None: no [shops] table).  ``items``: item id -> {field: value}, edits of
+    the copied items.toml.
     """
     folder = tmp_path / name
     shutil.copytree(DEFAULT_DIR, folder)
+    if items:
+        edit_items(folder / "items.toml", items)
     width = len(terrain[0].split())
     if danger is None:
         danger = [" ".join("0" * width) for _ in terrain]
@@ -94,6 +98,8 @@ def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), si
              "[progression]", *[f"{k} = {_value(v)}" for k, v in prog.items()], "",
              "[attributes]", *[f"{k} = {_value(v)}" for k, v in attrs.items()], "",
              "[events]", *[f"{k} = {_value(v)}" for k, v in ev.items()], ""]
+    if shops is not None:
+        lines += ["[shops]", *[f"{k} = {_value(v)}" for k, v in shops.items()], ""]
     lines += _tables("monster_groups", groups)
     lines += _tables("traps", traps)
     lines += _tables("skill_events", skills)
@@ -104,6 +110,23 @@ def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), si
         with open(folder / "monsters.toml", "a") as f:
             f.write("\n" + monsters_extra + "\n")
     return load_journey_content(folder)
+
+
+def edit_items(path, edits):
+    """Set fields of items in an items.toml file: {item_id: {field: value}} (text edit)."""
+    lines = path.read_text().splitlines()
+    for item_id, fields in edits.items():
+        start = next(i for i, line in enumerate(lines)
+                     if line.startswith("[") and line.strip().strip("[]").split(".")[-1] == item_id)
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("[")), len(lines))
+        for key, value in fields.items():
+            at = next((i for i in range(start + 1, end) if lines[i].split("=")[0].strip() == key), None)
+            if at is None:
+                lines.insert(start + 1, f"{key} = {_value(value)}")
+                end += 1
+            else:
+                lines[at] = f"{key} = {_value(value)}"
+    path.write_text("\n".join(lines) + "\n")
 
 
 def level(n, weight=100):
@@ -640,9 +663,11 @@ def test_aggregate_run_journeys_is_the_sum_of_single_trials(default_content, str
     assert agg["money_sq"] == sum(r["money"] ** 2 for r in singles)
     for key in ("kills", "trophy_value", "artefact_value"):
         assert agg[key] == sum(r[key] for r in singles)
-    for key in ("used", "traffic", "deaths_at"):
+    for key in ("used", "traffic", "deaths_at", "purchases"):
         assert agg[key] == summed(key)
+    assert agg["spent"] == sum(r["spent"] for r in singles)
     assert sum(agg["traffic"].values()) > 0
+    assert sum(agg["purchases"].values()) > 0  # the default content has shops (Z-40)
 
 
 def test_bad_inputs_raise(default_content):
@@ -816,3 +841,173 @@ def test_aggregate_levels_and_missions_on_default_content(default_content):
     assert agg["levels"] == levels and sum(levels.values()) == n
     assert agg["missions"] == sum(r["missions"] for r in singles)
     assert any(r["level"] > 1 for r in singles)  # the default content does level stalkers
+
+
+# --------------------------------------------------------------------------
+# Stage B: finite decks, shops, ownership, asset limit (Z-09, Z-11..Z-13, Z-40, K-05)
+# --------------------------------------------------------------------------
+
+def default_shops():
+    import tomllib
+
+    with open(DEFAULT_DIR / "journey.toml", "rb") as f:
+        return tomllib.load(f)["shops"]
+
+
+# A deadly pit at col 1, never avoided (threshold 7): every stalker that leaves the cordon dies there.
+DEADLY = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 7, "min_danger": 1, "max_danger": 1, "weight": 1},)
+
+
+def deadly_content(tmp_path, name, shops, items=None):
+    return make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "trap": level(1)},
+                        traps=DEADLY, shops=shops, items=items, name=name)
+
+
+def test_z11_deck_runs_out(tmp_path):
+    no_recover = {**FIGHTER, "recover_loot": False}
+    kit = loadout(head="helmet")
+    # helmet deck 2, one in the starting kit: one card left in the trial's deck.
+    c = deadly_content(tmp_path, "tiny", {"cordon": ["helmet"]}, items={"helmet": {"deck": 2}})
+    # day 1: nothing to buy (the kit is complete), dies at the pit; day 2: the replacement buys the
+    # last helmet (500 -> 300), which ends the day (Z-13); day 3: dies; day 4: the deck is empty, so
+    # nothing is bought and he walks on and dies; day 5 likewise.
+    res = simulate_journey(c, kit, no_recover, 5, SEED, 0)
+    assert res["purchases"] == {"helmet": 1} and res["spent"] == 200
+    assert res["deaths"] == 4 and res["deaths_at"] == {(1, 0): 4}
+    assert res["deck"]["helmet"] == 0 and res["money"] == 500
+    # the same with the default deck of 4 (3 left): day 2 and day 4 both buy one.
+    full = deadly_content(tmp_path, "full", {"cordon": ["helmet"]})
+    res = simulate_journey(full, kit, no_recover, 5, SEED, 0)
+    assert res["purchases"] == {"helmet": 2} and res["deaths"] == 3 and res["deck"]["helmet"] == 1
+    # consumables: two medkits of a deck of 2 leave none to rebuy, ever.
+    two = deadly_content(tmp_path, "two", {"cordon": ["medkit"]}, items={"medkit": {"deck": 2}})
+    res = simulate_journey(two, loadout(healing={"medkit": 2}), no_recover, 5, SEED, 0)
+    assert res["purchases"] == {} and res["deaths"] == 5 and res["deck"]["medkit"] == 0
+    # a loadout needing more cards than the deck holds is refused.
+    with pytest.raises(ValueError):
+        simulate_journey(two, loadout(healing={"medkit": 3}), no_recover, 5, SEED, 0)
+
+
+SCRATCH_AT_1 = ({"id": "scratch", "dice": 0, "bonus": 6, "avoid_on": 7, "min_danger": 1, "max_danger": 1,
+                 "weight": 1},)
+
+
+def test_z13_shopping_ends_the_day(tmp_path):
+    # cordon (0,0), bar (3,0), target (6,0), all roads (cost 1).  Col 1: a scratch (6 damage, never
+    # avoided): hp 19, one medkit (+5) used after it.  The bar then has a medkit to sell.
+    kw = dict(danger=["0 1 0 0 0 0 0"], events={"nothing": level(0), "trap": level(1)}, traps=SCRATCH_AT_1,
+              bases=(("cordon", (0, 0)), ("bar", (3, 0))), sites=(("target", (6, 0)),))
+    kit = loadout(healing={"medkit": 2})
+    # no shops: 6 steps, the target on day 1.
+    none = make_content(tmp_path, ["R R R R R R R"], name="none", **kw)
+    res = simulate_journey(none, kit, FIGHTER, 5, SEED, 0)
+    assert res["completion_day"] == 1 and res["used"] == {"medkit": 1} and res["purchases"] == {}
+    # the bar sells medkits: the purchase on entering the bar ends day 1 there (3 steps left are lost).
+    bar = make_content(tmp_path, ["R R R R R R R"], name="bar", shops={"bar": ["medkit"]}, **kw)
+    res = simulate_journey(bar, kit, FIGHTER, 5, SEED, 0)
+    assert res["completion_day"] == 2
+    assert res["purchases"] == {"medkit": 1} and res["spent"] == 100
+    assert res["money"] == 1000 - 100 + 1000 and res["healing"] == {"medkit": 2}
+    day1 = simulate_journey(bar, kit, FIGHTER, 1, SEED, 0)
+    assert day1["traffic"] == {(1, 0): 1, (2, 0): 1, (3, 0): 1} and not day1["completed"]
+    # day 2 starts at the bar: nothing to buy, so the day goes on (3 steps to the target).
+    assert res["traffic"] == {(i, 0): 1 for i in range(1, 7)}
+    # a bar that sells no medkit (and nothing sold): no transaction, the day goes on.
+    other = make_content(tmp_path, ["R R R R R R R"], name="other", shops={"bar": ["helmet"], "cordon": []}, **kw)
+    res = simulate_journey(other, kit, FIGHTER, 5, SEED, 0)
+    assert res["completion_day"] == 1 and res["purchases"] == {} and res["spent"] == 0
+
+
+GOLD_RAT = "[rat]\nhp = 1\ndice = 1\nbonus = 0\ndefence = 0\n"
+
+
+def test_z12_z40_trophies_and_artefacts_sell_at_a_base(tmp_path):
+    # col 1: an artefact (800 G); col 2: a rat (a berdanka always kills it in round 1: trophy 1 x 20);
+    # col 3: the bar; the target at col 5 (5 steps: reached on day 1 if nothing stops him).
+    finds = ({"id": "art", "kind": "artefact", "amount": 800, "min_danger": 1, "max_danger": 1, "weight": 1},)
+    groups = ({"monsters": ["rat"], "min_danger": 2, "max_danger": 2, "weight": 1},)
+    kw = dict(danger=["0 1 2 0 0 0"], events={"nothing": level(0), "find": level(1), "monster": level(2)},
+              finds=finds, groups=groups, monsters_extra=GOLD_RAT,
+              bases=(("cordon", (0, 0)), ("bar", (3, 0))), sites=(("target", (5, 0)),))
+    kit = loadout(weapon="berdanka")
+    none = make_content(tmp_path, ["R R R R R R"], name="none", **kw)
+    res = simulate_journey(none, kit, FIGHTER, 5, SEED, 0)
+    assert res["completion_day"] == 1 and res["kills"] == 1
+    assert (res["artefact_value"], res["trophy_value"], res["money"]) == (800, 20, 2000)
+    # with [shops] the bar buys both (it sells nothing itself): the sale ends day 1 at the bar (Z-13).
+    shop = make_content(tmp_path, ["R R R R R R"], name="shop", shops={"bar": []}, **kw)
+    res = simulate_journey(shop, kit, FIGHTER, 5, SEED, 0)
+    assert res["completion_day"] == 2
+    assert (res["artefact_value"], res["trophy_value"], res["money"]) == (0, 0, 1000 + 800 + 20 + 1000)
+    assert res["purchases"] == {} and res["spent"] == 0
+    # an order completed at the bar: the reward is paid, then the sale, which ends the day.
+    orders = ({"id": "to_bar", "destination": "bar", "reward": 300, "step_penalty": 0},
+              {"id": "o2", "destination": "target", "reward": 1000, "step_penalty": 0})
+    at_bar = make_content(tmp_path, ["R R R R R R"], name="at_bar", shops={"bar": []}, orders=orders, **kw)
+    res = simulate_journey(at_bar, kit, FIGHTER, 5, SEED, 0)
+    assert res["first_order_day"] == 1 and res["completion_day"] == 2
+    assert res["money"] == 1000 + 300 + 800 + 20 + 1000 and res["artefact_value"] == 0
+    day1 = simulate_journey(at_bar, kit, FIGHTER, 1, SEED, 0)
+    assert day1["orders_done"] == 1 and max(h[0] for h in day1["traffic"]) == 3
+
+
+def test_k05_asset_limit_discards_cheapest_consumables(tmp_path):
+    kit = loadout(head="helmet", healing={"medkit": 1, "stimulator": 1}, explosives={"molotov": 1, "limonka": 1})
+    # 5 cards, limit 3: two discards at the end of day 1.  Medkit and molotov both cost 100: the medkit
+    # is the later in items.toml (healing after explosives), so it goes first; then the molotov.
+    c = make_content(tmp_path, LINE, progression={"asset_limit": 3}, name="three")
+    res = simulate_journey(c, kit, FIGHTER, 10, SEED, 0)
+    assert res["completion_day"] == 4
+    assert res["discarded"] == {"medkit": 1, "molotov": 1}
+    assert res["healing"] == {"stimulator": 1} and res["explosives"] == {"limonka": 1}
+    assert res["owned"] == {"helmet": 1}
+    assert res["deck"]["medkit"] == 4 and res["deck"]["molotov"] == 4  # back in their decks (Z-11)
+    assert res["deck"]["stimulator"] == 3 and res["deck"]["helmet"] == 3
+    one_day = simulate_journey(c, kit, FIGHTER, 1, SEED, 0)
+    assert one_day["discarded"] == {"medkit": 1, "molotov": 1}  # already at the end of day 1
+    # limit 4: one discard, and the tie at 100 G goes to the later item: the medkit, not the molotov.
+    four = make_content(tmp_path, LINE, progression={"asset_limit": 4}, name="four")
+    res = simulate_journey(four, kit, FIGHTER, 10, SEED, 0)
+    assert res["discarded"] == {"medkit": 1} and res["explosives"] == {"molotov": 1, "limonka": 1}
+    # limit 0: every consumable goes (cheapest first), the helmet is never discarded.
+    zero = make_content(tmp_path, LINE, progression={"asset_limit": 0}, name="zero")
+    res = simulate_journey(zero, kit, FIGHTER, 10, SEED, 0)
+    assert res["discarded"] == {"medkit": 1, "molotov": 1, "stimulator": 1, "limonka": 1}
+    assert res["owned"] == {"helmet": 1} and res["healing"] == {} and res["explosives"] == {}
+    # no asset_limit: nothing is discarded.
+    free = make_content(tmp_path, LINE, name="free")
+    assert simulate_journey(free, kit, FIGHTER, 10, SEED, 0)["discarded"] == {}
+
+
+def test_z09_replacement_rebuys_his_kit_at_the_cordon(tmp_path):
+    # cache_content's road (pit at col 2, avoided on 4+; scratch at col 4, 6 damage) with the
+    # default shop lists: the cordon sells everything in this kit.
+    traps = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 4, "min_danger": 1, "max_danger": 1, "weight": 1},
+             {"id": "scratch", "dice": 0, "bonus": 6, "avoid_on": 7, "min_danger": 2, "max_danger": 2, "weight": 1})
+    c = make_content(tmp_path, ["R R R R R R"], danger=["0 0 1 0 2 0"],
+                     events={"nothing": level(0), "trap": [0, 100, 100, 0, 0, 0, 0, 0, 0, 0]},
+                     traps=traps, shops={"cordon": default_shops()["cordon"]}, name="kit")
+    trial = die_then_live_trial()
+    kit = loadout(weapon="berdanka", mods=["zeroing"], body="leather_jacket", head="helmet",
+                  healing={"medkit": 1}, movement=["zone_map"])
+    no_recover = {**FIGHTER, "recover_loot": False}
+    # day 1: the kit is complete, nothing bought; dies at the pit.  Day 2: the replacement (500 G) buys
+    # in the list's order what he can pay: berdanka 300, zeroing 100 (he now carries the berdanka),
+    # the jacket (150 > 100), helmet and zone map are skipped, a medkit 100; the purchase ends the day.
+    res = simulate_journey(c, kit, no_recover, 2, SEED, trial)
+    assert res["deaths"] == 1 and res["traffic"] == {(1, 0): 1, (2, 0): 1}
+    assert res["purchases"] == {"berdanka": 1, "zeroing": 1, "medkit": 1} and res["spent"] == 500
+    assert res["money"] == 0 and res["owned"] == {"berdanka": 1, "zeroing": 1} and res["healing"] == {"medkit": 1}
+    # day 3: passes the pit, the scratch (6, no armour) is healed by the medkit, reaches the target.
+    res = simulate_journey(c, kit, no_recover, 5, SEED, trial)
+    assert res["completion_day"] == 3 and res["used"] == {"medkit": 1} and res["money"] == 1000
+    # with recovery the cache adds the dead stalker's cards: owned twice where he rebought them.
+    res = simulate_journey(c, kit, FIGHTER, 5, SEED, trial)
+    assert res["completion_day"] == 3 and res["money"] == 1000 + 1000
+    assert res["owned"] == {"berdanka": 2, "zeroing": 2, "leather_jacket": 1, "helmet": 1, "zone_map": 1}
+    assert res["healing"] == {"medkit": 2} and res["used"] == {}  # scratch 6 - 2 = 4: no medkit fits
+    # a modifier is bought only while carrying its firearm: with an AK-47 kit (1500 G) he cannot
+    # afford the gun, so no rebored either, only the medkit.
+    ak = loadout(weapon="ak47", mods=["rebored"], healing={"medkit": 1})
+    res = simulate_journey(c, ak, no_recover, 2, SEED, trial)
+    assert res["purchases"] == {"medkit": 1} and res["money"] == 400

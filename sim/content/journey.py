@@ -22,7 +22,8 @@ SECTIONS = {
     "journey": {"map": ("str", True, None), "start_base": ("str", True, None), "max_group": ("int", True, 1)},
     "progression": {"influence_start": ("int", True, 0), "reroll_cost": ("int", True, 0),
                     "extra_one_fails": ("bool", True, None), "xp_per_monster_hp": ("int", True, 0),
-                    "xp_per_order": ("int", True, 0), "influence_per_order": ("int", True, 0)},
+                    "xp_per_order": ("int", True, 0), "influence_per_order": ("int", True, 0),
+                    "asset_limit": ("int", False, 0)},
 }
 MAX_LEVEL = 12  # K-04
 LEVEL_LISTS = ("level_xp", "level_hp", "level_influence")  # [progression] rewards of levels 2..12
@@ -99,7 +100,7 @@ def load_journey(content: Content) -> JourneyContent:
     directory = Path(content.directory)
     path = directory / JOURNEY_FILE
     raw = _read(directory, JOURNEY_FILE)
-    known = set(SECTIONS) | set(LISTS) | {"attributes", "events"}
+    known = set(SECTIONS) | set(LISTS) | {"attributes", "events", "shops"}
     for key in raw:
         if key not in known:
             raise ContentError(f"{path}: [{key}]: unknown section; known: {', '.join(sorted(known))}")
@@ -149,6 +150,15 @@ def load_journey(content: Content) -> JourneyContent:
         if order["destination"] not in points:
             raise ContentError(f"{path}: orders[{i}].destination: '{order['destination']}' is not a base or site "
                                f"of {hexmap.path}; use one of: {', '.join(sorted(points))}")
+    shops = raw.get("shops", {})
+    bases = {b.id for b in hexmap.bases}
+    for base, items in shops.items():
+        if base not in bases:
+            raise ContentError(f"{path}: shops.{base}: not a base of {hexmap.path}; use one of: {', '.join(bases)}")
+        if not isinstance(items, list) or any(i not in content.items for i in items):
+            bad = [i for i in items if i not in content.items] if isinstance(items, list) else items
+            raise ContentError(f"{path}: shops.{base}: unknown item ids {bad!r}; use ids of items.toml")
+    settings["shops"] = MappingProxyType({b: tuple(v) for b, v in shops.items()})
     if not lists["orders"]:
         raise ContentError(f"{path}: orders: none defined; add at least one [[orders]] table")
     return JourneyContent(path, hexmap, MappingProxyType(settings), MappingProxyType(attributes),

@@ -1,6 +1,6 @@
-"""Journeys over a hex map: days of movement, hex events, fights, orders, death
-and the replacement stalker (Z-08..Z-10, Z-25, Z-26, Z-30, Z-34..Z-39, Z-41,
-K-01..K-03, K-06..K-08).
+"""Journeys over a hex map: days of movement, hex events, fights, orders, bases'
+shops with finite decks, death and the replacement stalker, levels and the
+asset limit (Z-08..Z-13, Z-25, Z-26, Z-30, Z-34..Z-41, K-01..K-08).
 
 The stalker's body (HP, carried healing items and explosives, firearm, armour,
 reputation for escapes) is a fight view (``sim.kernels.fight``) laid out for
@@ -35,26 +35,40 @@ FD_KIND, FD_AMOUNT = 3, 4                      # finds
 FIND_MONEY, FIND_ARTEFACT = 0, 1
 O_DEST, O_REWARD, O_PENALTY = 0, 1, 2          # orders
 L_XP, L_HP, L_INFLUENCE = 0, 1, 2              # levels 2..12: experience to reach, rewards (K-04)
+# the shopping list (the starting loadout, in buying order): item, kind, wanted count, value, always, price, slot
+P_ITEM, P_KIND, P_WANTED, P_VALUE, P_ALWAYS, P_PRICE, P_SLOT = range(7)
+(K_FIREARM, K_MOD, K_BODY, K_HEAD, K_ESCAPE, K_MOVEMENT, K_AVOIDANCE, K_HEAL, K_EXPL) = range(9)
+C_ITEM, C_SLOT = 0, 1                          # consumables in discard order (K-05): item, count slot
 
 # --- setup vector: the run's constants
-(SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_ESCAPE_RED, SU_INFLUENCE, SU_REROLL_COST,
- SU_EXTRA_ONE_FAILS, SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_MOVE, SU_AVOID_ALWAYS,
- SU_AVOID_ON, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER) = range(17)
-SETUP_SIZE = 17
+(SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_INFLUENCE, SU_REROLL_COST, SU_EXTRA_ONE_FAILS,
+ SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER,
+ SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS) = range(16)
+SETUP_SIZE = 16
 MAX_LEVEL = 12
 
-# --- journey state ``js``: the stalker's (first block) and the loot cache's (second block, same order)
-HEX, MONEY, REP, ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE, TROPHY, ARTEFACT = range(12)
-CARRIED = 12  # slots HEX..ARTEFACT travel to the loot cache on death (HEX = where it lies)
-CACHE = CARRIED  # the cache block starts here; its HEX slot is -1 when there is no cache
+# --- journey state ``js``: the stalker (the second line is derived from what he owns) ...
+HEX, MONEY, REP, TROPHY, ARTEFACT = range(5)
+ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE = range(5, 12)
+# ... the loot cache of his dead predecessor (CACHE_HEX -1: none) ...
+CACHE_HEX, CACHE_MONEY, CACHE_TROPHY, CACHE_ARTEFACT = range(12, 16)
+# ... the campaign ...
 (INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS, DEATH_DAY, XP, LEVEL,
- MISSIONS, LEVEL_HP_GAINED) = range(2 * CARRIED, 2 * CARRIED + 13)
-COUNTS = 2 * CARRIED + 13  # then the cache's healing and explosive counts
+ MISSIONS, LEVEL_HP_GAINED, SPENT) = range(16, 30)
+# ... then blocks at these offsets (``n_all`` items of items.toml, ``n_items`` consumable types):
+OWN0 = 30  # cards owned, per item; then the cache's owned cards, the decks, the cache's consumable counts
 
 
-def state_size(n_items):
-    """Length of ``js`` for ``n_items`` healing + explosive types."""
-    return COUNTS + n_items
+@njit(inline="always", cache=True)
+def blocks(n_all):
+    """Offsets of the cache's owned cards, the decks and the cache's consumable counts."""
+    return OWN0 + n_all, OWN0 + 2 * n_all, OWN0 + 3 * n_all
+
+
+@njit(inline="always", cache=True)
+def state_size(n_all, n_items):
+    """Length of ``js`` for ``n_all`` items and ``n_items`` healing + explosive types."""
+    return blocks(n_all)[2] + n_items
 
 
 @njit(inline="always", cache=True)
@@ -103,8 +117,32 @@ def _item_slot(view, i):
 
 
 @njit(cache=True)
-def _wear(view, js):
-    """Put the stalker's firearm, armour and reputation from ``js`` on the fight view."""
+def _wear(view, js, plan, setup):
+    """Derive the stalker's kit from the loadout cards he owns and put it on the
+    fight view (Z-15..Z-25, Z-30, Z-32): the firearm and its modifiers (capped),
+    head + body defence, the escape item, the best movement and avoidance item."""
+    js[FIRE_DICE], js[FIRE_BONUS], js[DEFENCE], js[ESC_RED], js[MOVE] = 0, 0, 0, 0, 0
+    js[AVOID_ALWAYS], js[AVOID_ON] = 0, setup[SU_AVOID_BASELINE]
+    mods = 0
+    for r in range(plan.shape[0]):
+        if js[OWN0 + plan[r, P_ITEM]] == 0:
+            continue
+        kind, value = plan[r, P_KIND], plan[r, P_VALUE]
+        if kind == K_FIREARM:
+            js[FIRE_DICE] = value
+        elif kind == K_MOD:
+            mods += value
+        elif kind == K_BODY or kind == K_HEAD:
+            js[DEFENCE] += value
+        elif kind == K_ESCAPE:
+            js[ESC_RED] = value
+        elif kind == K_MOVEMENT:
+            js[MOVE] = max(js[MOVE], value)
+        elif kind == K_AVOIDANCE:
+            js[AVOID_ON] = min(js[AVOID_ON], value)
+            js[AVOID_ALWAYS] |= plan[r, P_ALWAYS]
+    if js[FIRE_DICE] > 0:
+        js[FIRE_BONUS] = min(setup[SU_MODIFIER_CAP], mods) + setup[SU_DAMAGE_BONUS]
     view[F.FIREARM_DICE] = js[FIRE_DICE]
     view[F.FIREARM_BONUS] = js[FIRE_BONUS]
     view[F.DEFENCE] = js[DEFENCE]
@@ -113,51 +151,100 @@ def _wear(view, js):
 
 
 @njit(cache=True)
-def _die_and_replace(view, js, setup, deaths_at, day):
-    """Z-08..Z-10: everything carried becomes the loot cache at the death hex; a
-    replacement starts at the start base with the replacement money and nothing else."""
+def _die_and_replace(view, js, plan, setup, n_all, deaths_at, day):
+    """Z-08..Z-10: money, loot, cards and items become the loot cache at the death
+    hex (an older cache is lost); a replacement starts at the start base with the
+    replacement money and nothing else, at level 1 (K-04)."""
+    cache_own, _, cache_counts = blocks(n_all)
     js[DEATHS] += 1
     if js[DEATH_DAY] == 0:
         js[DEATH_DAY] = day
     deaths_at[js[HEX]] += 1
-    for k in range(CARRIED):
-        js[CACHE + k] = js[k]
+    js[CACHE_HEX], js[CACHE_MONEY], js[CACHE_TROPHY], js[CACHE_ARTEFACT] = js[HEX], js[MONEY], js[TROPHY], js[ARTEFACT]
+    for i in range(n_all):
+        js[cache_own + i] = js[OWN0 + i]
+        js[OWN0 + i] = 0
     for i in range(_n_items(view)):
-        js[COUNTS + i] = view[_item_slot(view, i)]
+        js[cache_counts + i] = view[_item_slot(view, i)]
         view[_item_slot(view, i)] = 0
-    js[HEX] = setup[SU_START_HEX]
-    js[MONEY] = setup[SU_REPLACEMENT_MONEY]
-    js[REP] = 0
-    js[ESC_RED] = 0
-    js[MOVE] = 0
-    js[AVOID_ALWAYS] = 0
-    js[AVOID_ON] = setup[SU_AVOID_BASELINE]
-    js[FIRE_DICE] = 0
-    js[FIRE_BONUS] = 0
-    js[DEFENCE] = 0
-    js[TROPHY] = 0
-    js[ARTEFACT] = 0
+    js[HEX], js[MONEY], js[REP], js[TROPHY], js[ARTEFACT] = setup[SU_START_HEX], setup[SU_REPLACEMENT_MONEY], 0, 0, 0
     js[MISSED] = 0
     js[XP], js[LEVEL] = 0, 1  # a new stalker (K-04); Influence is the player's (K-06)
     view[F.MAX_HP] = view[F.MAX_HP] - js[LEVEL_HP_GAINED]
     js[LEVEL_HP_GAINED] = 0
     view[F.HP] = view[F.MAX_HP]
-    _wear(view, js)
+    _wear(view, js, plan, setup)
 
 
 @njit(cache=True)
-def _recover_cache(view, js):
+def _recover_cache(view, js, plan, setup, n_all):
     """Z-10: the replacement takes the loot cache on reaching its hex."""
-    js[MONEY] += js[CACHE + MONEY]
-    js[TROPHY] += js[CACHE + TROPHY]
-    js[ARTEFACT] += js[CACHE + ARTEFACT]
-    for k in (ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE):  # his kit, not his name
-        js[k] = js[CACHE + k]
+    cache_own, _, cache_counts = blocks(n_all)
+    js[MONEY] += js[CACHE_MONEY]
+    js[TROPHY] += js[CACHE_TROPHY]
+    js[ARTEFACT] += js[CACHE_ARTEFACT]
+    for i in range(n_all):
+        js[OWN0 + i] += js[cache_own + i]
+        js[cache_own + i] = 0
     for i in range(_n_items(view)):
-        view[_item_slot(view, i)] += js[COUNTS + i]
-        js[COUNTS + i] = 0
-    js[CACHE + HEX] = -1
-    _wear(view, js)
+        view[_item_slot(view, i)] += js[cache_counts + i]
+        js[cache_counts + i] = 0
+    js[CACHE_HEX] = -1
+    _wear(view, js, plan, setup)
+
+
+@njit(cache=True)
+def _shop(view, js, plan, sells, base, purchases):
+    """Z-12, Z-40: sell trophies and artefacts, then buy the shopping list (the
+    starting loadout) while the base sells it, its deck has a card (Z-11), the
+    stalker wants more and can pay. True if anything changed hands (Z-13)."""
+    n_all = sells.shape[1]
+    deck = blocks(n_all)[1]
+    traded = False
+    if js[TROPHY] + js[ARTEFACT] > 0:
+        js[MONEY] += js[TROPHY] + js[ARTEFACT]
+        js[TROPHY], js[ARTEFACT] = 0, 0
+        traded = True
+    for r in range(plan.shape[0]):
+        item, kind = plan[r, P_ITEM], plan[r, P_KIND]
+        if sells[base, item] == 0:
+            continue
+        if kind == K_MOD and js[OWN0 + plan[0, P_ITEM]] == 0:
+            continue  # modifiers only with the firearm they fit (Z-21)
+        while js[deck + item] > 0 and js[MONEY] >= plan[r, P_PRICE]:
+            held = view[plan[r, P_SLOT]] if kind >= K_HEAL else js[OWN0 + item]
+            if held >= plan[r, P_WANTED]:
+                break
+            js[MONEY] -= plan[r, P_PRICE]
+            js[SPENT] += plan[r, P_PRICE]
+            js[deck + item] -= 1
+            purchases[item] += 1
+            if kind >= K_HEAL:
+                view[plan[r, P_SLOT]] += 1
+            else:
+                js[OWN0 + item] += 1
+            traded = True
+    return traded
+
+
+@njit(cache=True)
+def _asset_limit(view, js, consumables, limit, n_all):
+    """K-05: above the limit of cards at the end of a day, the cheapest consumables
+    go back to their decks."""
+    if limit < 0:
+        return
+    deck = blocks(n_all)[1]
+    cards = 0
+    for i in range(n_all):
+        cards += js[OWN0 + i]
+    for r in range(consumables.shape[0]):
+        cards += view[consumables[r, C_SLOT]]
+    for r in range(consumables.shape[0]):
+        while cards > limit and view[consumables[r, C_SLOT]] > 0:
+            view[consumables[r, C_SLOT]] -= 1
+            js[deck + consumables[r, C_ITEM]] += 1
+            cards -= 1
+    F.recount(view)
 
 
 @njit(cache=True)
@@ -250,9 +337,9 @@ def _skill_event(view, js, params, rng, rescue, event, setup, used):
 
 
 @njit(cache=True)
-def _hex_event(view, js, params, asks, rng, fns, level, tables, used):
+def _hex_event(view, js, params, asks, rng, fns, level, tables, setup, used):
     """Z-39: draw and resolve the event of a hex of danger ``level``. True if dead."""
-    weights, groups, monsters, traps, skills, finds, levels, setup = tables
+    weights, groups, monsters, traps, skills, finds, levels = tables[:7]
     kind = _event_kind(rng, weights, level)
     if kind == MONSTER:
         g = _band_pick(rng, groups, level)
@@ -274,16 +361,15 @@ def _hex_event(view, js, params, asks, rng, fns, level, tables, used):
 
 
 @njit(cache=True)
-def _complete_order(view, js, orders, tables, day):
+def _complete_order(view, js, orders, levels, setup, day):
     """Z-41: the order pays its reward and +1 reputation (harder escapes, Z-33),
     experience and Influence (K-06, K-08); the next order is taken."""
-    setup = tables[7]
     k = js[ORDER]
     js[MONEY] += orders[k, O_REWARD]
     js[REP] += 1
     view[F.REPUTATION] = max(0, js[REP] + js[ESC_RED])
     js[INFLUENCE] += setup[SU_INFLUENCE_PER_ORDER]
-    _gain_xp(view, js, tables[6], setup[SU_XP_PER_ORDER])
+    _gain_xp(view, js, levels, setup[SU_XP_PER_ORDER])
     js[ORDERS_DONE] += 1
     if js[FIRST_DAY] == 0:
         js[FIRST_DAY] = day
@@ -293,14 +379,18 @@ def _complete_order(view, js, orders, tables, day):
 
 
 @njit(cache=True)
-def journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger, hop, orders, tables,
-                 used, traffic, deaths_at):
-    """One campaign of up to ``days`` days (Z-34: a day's steps; K-07 missed turns)."""
-    setup = tables[7]
+def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tables, vectors,
+                 used, traffic, deaths_at, purchases):
+    """One campaign of up to ``days`` days (Z-34: a day's steps; K-07 missed
+    turns; Z-13 a trade ends the day; K-05 the asset limit at the end of a day)."""
+    cost, epicentre, danger, base_of_hex = hexes
+    plan, sells, consumables = tables[7], tables[8], tables[9]
+    setup = vectors[0]
+    n_all = sells.shape[1]
     for day in range(1, days + 1):
         if js[ORDER] == orders.shape[0]:
             return
-        if js[MISSED] > 0:  # K-07
+        if js[MISSED] > 0:  # K-07: the day is lost, asset limits included
             js[MISSED] -= 1
             continue
         penalty = orders[js[ORDER], O_PENALTY]
@@ -308,16 +398,20 @@ def journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger
         epicentre_limit = min(setup[SU_STEP_BUDGET], budget)  # Z-26
         spent = 0
         while True:
-            recovering = js[CACHE + HEX] >= 0 and setup[SU_RECOVER_LOOT] != 0
-            goal = js[CACHE + HEX] if recovering else orders[js[ORDER], O_DEST]
+            recovering = js[CACHE_HEX] >= 0 and setup[SU_RECOVER_LOOT] != 0
+            goal = js[CACHE_HEX] if recovering else orders[js[ORDER], O_DEST]
             if js[HEX] == goal:
                 if recovering:
-                    _recover_cache(view, js)
+                    _recover_cache(view, js, plan, setup, n_all)
                     continue
-                _complete_order(view, js, orders, tables, day)
+                _complete_order(view, js, orders, tables[6], setup, day)
                 if js[ORDER] == orders.shape[0]:
                     return
                 continue
+            base = base_of_hex[js[HEX]]
+            if base >= 0 and _shop(view, js, plan, sells, base, purchases):
+                _wear(view, js, plan, setup)
+                break  # Z-13: trading ends the day's steps
             n = hop[goal, js[HEX]]
             limit = epicentre_limit if epicentre[n] != 0 else budget
             if spent + cost[n] > limit:  # Z-34, Z-35: the move waits for tomorrow
@@ -325,11 +419,12 @@ def journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger
             spent += cost[n]
             js[HEX] = n
             traffic[n] += 1
-            if _hex_event(view, js, params, asks, rng, fns, danger[n], tables, used):
-                _die_and_replace(view, js, setup, deaths_at, day)
+            if _hex_event(view, js, params, asks, rng, fns, danger[n], tables, setup, used):
+                _die_and_replace(view, js, plan, setup, n_all, deaths_at, day)
                 break
             view[F.IN_COMBAT] = 0
             F._heal_phase(view, params, fns[3], used)  # Z-31: medkits between events
+        _asset_limit(view, js, consumables, setup[SU_ASSET_LIMIT], n_all)
 
 
 DEATH_CAP = 10
@@ -337,49 +432,50 @@ DEATH_CAP = 10
 
 
 @njit(cache=True)
-def _start(view, template, js, setup):
-    """A fresh stalker at the start base (Z-01, Z-07)."""
+def _start(view, template, js, plan, setup, deck0):
+    """A fresh stalker at the start base with the loadout's cards (Z-01, Z-07);
+    the decks hold what the loadout did not take (Z-11)."""
     view[:] = template
     js[:] = 0
+    n_all = deck0.size
+    deck = blocks(n_all)[1]
+    for i in range(n_all):
+        js[deck + i] = deck0[i]
+    for r in range(plan.shape[0]):
+        if plan[r, P_KIND] < K_HEAL:
+            js[OWN0 + plan[r, P_ITEM]] = 1
     js[HEX] = setup[SU_START_HEX]
     js[MONEY] = setup[SU_MONEY]
     js[REP] = setup[SU_REPUTATION]
-    js[ESC_RED] = setup[SU_ESCAPE_RED]
-    js[MOVE] = setup[SU_MOVE]
-    js[AVOID_ALWAYS] = setup[SU_AVOID_ALWAYS]
-    js[AVOID_ON] = setup[SU_AVOID_ON]
-    js[FIRE_DICE] = template[F.FIREARM_DICE]
-    js[FIRE_BONUS] = template[F.FIREARM_BONUS]
-    js[DEFENCE] = template[F.DEFENCE]
     js[INFLUENCE] = setup[SU_INFLUENCE]
     js[LEVEL] = 1
-    js[CACHE + HEX] = -1
+    js[CACHE_HEX] = -1
+    _wear(view, js, plan, setup)
 
 
-_TABLES = types.Tuple((types.int64[:, ::1],) * 7 + (types.int64[::1],))
+_TABLES = types.Tuple((types.int64[:, ::1],) * 10)
+_VECTORS = types.UniTuple(types.int64[::1], 2)
+_HEXES = types.UniTuple(types.int64[::1], 4)
 _RUN_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
-    types.UniTuple(F.DecisionType, 5),
-    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], _TABLES,
+    types.UniTuple(F.DecisionType, 5), _HEXES, types.int64[:, ::1], types.int64[:, ::1], _TABLES, _VECTORS,
     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
-    types.int64[::1], types.float64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int64[::1], types.float64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
 )
 
 
 @njit(_RUN_SIG, parallel=True, cache=True)
-def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
-                 cost, epicentre, danger, hop, orders, tables,
-                 counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums, used,
-                 traffic, deaths_at):
+def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, orders, tables,
+                 vectors, counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums,
+                 used, traffic, deaths_at, purchases):
     """Campaign trials ``trial_start ..``; adds ``counts`` (completed, no death),
     histograms of the completion day, first order day and first death day
-    (``days + 1``: never),
-    of orders done, deaths and final level, ``sums`` (money, money squared,
-    kills, missions past level 12), items
-    used, and per-hex traffic and deaths. Integer sums (money as exact floats):
-    the same for any thread count or chunking."""
+    (``days + 1``: never), of orders done, deaths and final level, ``sums``
+    (money, money squared, kills, missions past level 12, money spent), items
+    used, per-hex traffic and deaths, and purchases per item. Integer sums
+    (money as exact floats): the same for any thread count or chunking."""
     n_blocks = (n_trials + F.BLOCK - 1) // F.BLOCK
-    n_hex = cost.size
+    n_hex = hexes[0].size
     c_b = np.zeros((n_blocks, counts.size), np.int64)
     dh_b = np.zeros((n_blocks, done_hist.size), np.int64)
     fh_b = np.zeros((n_blocks, first_hist.size), np.int64)
@@ -391,22 +487,23 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     u_b = np.zeros((n_blocks, used.size), np.int64)
     t_b = np.zeros((n_blocks, n_hex), np.int64)
     d_b = np.zeros((n_blocks, n_hex), np.int64)
+    p_b = np.zeros((n_blocks, purchases.size), np.int64)
     seed_mixed = mix(np.uint64(seed))
-    setup = tables[7]
+    plan, setup, deck0 = tables[7], vectors[0], vectors[1]
     for b in prange(n_blocks):
         view = template.copy()
-        js = np.zeros(COUNTS + used.size, np.int64)
+        js = np.zeros(state_size(deck0.size, used.size), np.int64)
         rng = np.zeros(F.RNG_SIZE, np.uint64)
         first = trial_start + b * F.BLOCK
         for trial in range(first, min(trial_start + n_trials, first + F.BLOCK)):
-            _start(view, template, js, setup)
+            _start(view, template, js, plan, setup, deck0)
             base = trial_base(seed_mixed, trial)
             for stream in range(N_JOURNEY_STREAMS):
                 start_stream(rng, stream, base, stream)
             rng[F.TRIAL_BASE] = base
             rng[F.ESCAPE_KEYED] = 1
-            journey_once(view, js, params, asks, rng, fns, days, cost, epicentre, danger, hop, orders, tables,
-                         u_b[b], t_b[b], d_b[b])
+            journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tables, vectors,
+                         u_b[b], t_b[b], d_b[b], p_b[b])
             c_b[b, 0] += js[ORDER] == orders.shape[0]
             c_b[b, 1] += js[DEATHS] == 0
             dh_b[b, js[DONE_DAY] if js[DONE_DAY] > 0 else days + 1] += 1
@@ -415,10 +512,11 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
             oh_b[b, js[ORDERS_DONE]] += 1
             de_b[b, min(js[DEATHS], DEATH_CAP)] += 1
             lv_b[b, min(js[LEVEL], MAX_LEVEL)] += 1
-            s_b[b, 3] += js[MISSIONS]
             s_b[b, 0] += js[MONEY]
             s_b[b, 1] += js[MONEY] * js[MONEY]
             s_b[b, 2] += js[KILLS]
+            s_b[b, 3] += js[MISSIONS]
+            s_b[b, 4] += js[SPENT]
     counts += c_b.sum(axis=0)
     done_hist += dh_b.sum(axis=0)
     first_hist += fh_b.sum(axis=0)
@@ -430,3 +528,4 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     used += u_b.sum(axis=0)
     traffic += t_b.sum(axis=0)
     deaths_at += d_b.sum(axis=0)
+    purchases += p_b.sum(axis=0)

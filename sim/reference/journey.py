@@ -1,11 +1,13 @@
 """Reference journeys: the slow and obvious reading of /work/specs/journey_spec.md.
 
-A journey is one campaign of `days` days over the Zone hex map (rules Z-08..Z-10,
-Z-25, Z-26, Z-30, Z-33..Z-39, Z-41, K-01..K-04, K-06..K-08 of RULES.md): the
-stalker walks from the start base to each order's destination in turn, an event
-is drawn on every hex entered, fights are the fights of /work/specs/fight_spec.md
-(reused from ``sim.reference.fight``) with streams that continue across the
-whole trial and hp / items that persist.  Plain Python on Python ints, stdlib
+A journey is one campaign of `days` days over the Zone hex map (rules Z-08..Z-13,
+Z-25, Z-26, Z-30, Z-33..Z-42, K-01..K-08 of RULES.md): the stalker walks from
+the start base to each order's destination in turn, an event is drawn on every
+hex entered, fights are the fights of /work/specs/fight_spec.md (reused from
+``sim.reference.fight``) with streams that continue across the whole trial and
+hp / items that persist; at bases he sells trophies and artefacts and rebuys
+his starting kit from finite decks, and at each day's end the asset limit
+discards consumables (stage B).  Plain Python on Python ints, stdlib
 only; it exists to cross-check the fast kernel trial by trial, so every random
 number is drawn from its stream in exactly the order the spec gives.
 
@@ -16,18 +18,19 @@ Random streams of a trial (keyed once per trial, never restarted):
     and skill-damage dice).
 
 Public functions: ``load_journey_content``, ``route_tables``, ``pick``,
-``weighted_choice``, ``skill_test``, ``fight_on_state``, ``simulate_journey``,
-``run_journeys``.
+``weighted_choice``, ``skill_test``, ``fight_on_state``, ``item_index``,
+``full_decks``, ``loadout_cards``, ``shop_settings``, ``asset_limit_setting``,
+``shopping_list``, ``simulate_journey``, ``run_journeys``.
 
 Readings of the spec made here (where it does not say):
 
-* The loot cache (Z-10) holds everything the dead stalker carried: money,
-  artefact and trophy value, firearm + mods, armour, healing and explosive
-  counts, and also his escape item, movement items and avoidance items; a
-  recovery gives all of them back (the replacement carries none of them).
+* The loot cache (Z-10) holds everything the dead stalker had: money, artefact
+  and trophy value, his owned cards (firearm, modifiers, armour, escape,
+  movement and avoidance items) and his healing and explosive counts; a
+  recovery adds all of them back (stage B "Ownership and what it gives").
 * The day's budget and Epicentre limit (step 3) are computed once at the start
-  of the day from the order held then; completing an order in mid-day does not
-  change them until the next day.
+  of the day from the order and the cards held then; completing an order or
+  buying a movement item in mid-day does not change them until the next day.
 * A hex whose cost exceeds the day's limit even with 0 steps spent is never
   entered: the stalker stays and every day ends at once (step 4c, literally).
   A goal the route tables cannot reach (no next hop) ends the day likewise.
@@ -45,8 +48,7 @@ Readings of the spec made here (where it does not say):
   starts at max hp).
 * A loadout's `reputation` of None means [stalker] start_reputation.
 
-Progression (stage B "Progression (K-04, K-06)"; shops, decks and the asset
-limit of stage B are not implemented here):
+Progression (stage B "Progression (K-04, K-06)"):
 
 * Missing [progression] xp_per_monster_hp / xp_per_order / influence_per_order
   are 0, and missing level_xp / level_hp / level_influence (all three absent)
@@ -61,6 +63,46 @@ limit of stage B are not implemented here):
   them); ``level`` is capped at 12, ``missions`` carries the rest.
 * The per-trial record also carries "max_hp" and "hp" at the end (extra keys,
   for tests).  ``run_journeys``'s ``levels`` lists only levels that occurred.
+
+Finite decks, shops, ownership, asset limit (stage B, Z-11, Z-12, Z-13, Z-40, K-05):
+
+* No [shops] table in journey.toml: no shop visits at all (nothing is sold or
+  bought anywhere).  With a [shops] table, every base of the map is visited
+  (a base without a list still buys trophies and artefacts, step 1, but
+  sells nothing).  A [shops] key that is not a base of the map, or an item id
+  not in items.toml, raises ValueError.  No [progression] asset_limit: no limit.
+* Decks (Z-11): items.toml `deck`, else rules [market] default_deck, minus the
+  starting loadout's cards; a loadout needing more than a deck raises
+  ValueError (the loadout checker refuses it earlier).  Cards come back to a
+  deck only by a K-05 discard: items used up in fights and heals, and the cards
+  of a loot cache lost to a newer one (Z-10), are gone for the trial.
+* Ownership: a modifier owned twice (after a recovery) counts once in the
+  firearm bonus (the bonus sums the loadout's modifiers that are owned); it and
+  every other card still count twice towards the asset limit.
+* The shopping list's order: firearm, its modifiers (loadout order), body
+  armour, head armour, escape item, movement items (loadout order), avoidance
+  items (loadout order), healing items (loadout order), explosives (loadout
+  order).  An entry is bought while the stalker's count of it (owned cards, or
+  carried healing / explosive count) is below its wanted count (1 for a card,
+  the loadout count for a consumable); "only if carrying no firearm / body
+  armour / escape item" is that same test, since only the loadout's own item of
+  a kind can ever be owned.  A modifier also needs the loadout firearm owned at
+  that moment (a firearm bought earlier in the same visit counts).
+* Z-18 (max_explosives) is checked on the starting loadout only: a recovered
+  cache may push the explosives carried above it (the asset limit may then
+  discard some at the day's end); the fight uses whatever is carried.
+* The asset limit (K-05) runs at the end of every day played: a day ended by
+  the day's steps, by a shop transaction, by a death (the replacement then
+  owns nothing), and the day the campaign is completed; not on a missed day
+  (K-07: a missed turn skips the asset limits).
+  Days after the campaign's completion are not played.
+* A stalker whose starting kit holds more cards than asset_limit, and who
+  starts a day on a base, rebuys at that base what the limit discarded the
+  evening before, which ends the day (Z-13): he may never leave.  That is the
+  spec read literally; it is not worked around here.
+* Extra per-trial keys (for tests): "owned" (owned cards, non-zero counts),
+  "healing" and "explosives" (carried counts at the end, non-zero), "discarded"
+  (K-05 discards, {item_id: n}) and "deck" (the decks at the end, every item).
 """
 
 from __future__ import annotations
@@ -299,20 +341,19 @@ def route_tables(content: dict, danger_weight: int):
 
 @dataclass
 class Carried:
-    """What a stalker carries (and what a loot cache holds, Z-10)."""
+    """What a stalker has (and what a loot cache holds, Z-10).
+
+    ``owned``: the cards he owns, {item_id: count} (firearm, modifiers, armour,
+    escape, movement and avoidance items; a recovered cache can make a count
+    2).  ``healing`` / ``explosives``: the consumables carried, {item_id: count}.
+    """
 
     money: int = 0
     artefact_value: int = 0
     trophy_value: int = 0
-    weapon: str | None = None
-    mods: list = field(default_factory=list)
-    head: str | None = None
-    body: str | None = None
+    owned: dict = field(default_factory=dict)
     healing: dict = field(default_factory=dict)
     explosives: dict = field(default_factory=dict)
-    escape_item: str | None = None
-    movement: list = field(default_factory=list)
-    avoidance: list = field(default_factory=list)
 
 
 @dataclass
@@ -331,12 +372,108 @@ def _nonzero(d: dict) -> dict:
 
 
 def _check_loadout(content: dict, loadout: dict) -> None:
-    """Reject what the fight reference rejects, and unknown movement / avoidance items."""
+    """Reject what the fight reference rejects, unknown movement / avoidance items,
+    an item twice in a list, and a loadout needing more cards than a deck holds (Z-11)."""
     _prepare_stalker(content, {**loadout, "reputation": 0, "hp": None})
     for key, table in (("movement", "movement"), ("avoidance", "avoidance")):
-        for item_id in loadout.get(key) or []:
+        ids = list(loadout.get(key) or [])
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{key} item listed twice: {ids!r}")
+        for item_id in ids:
             if item_id not in content["items"][table]:
                 raise ValueError(f"unknown {table} item {item_id!r}")
+    decks = full_decks(content)
+    for item_id, n in loadout_cards(loadout).items():
+        if n > decks[item_id]:  # Z-11: cards are finite
+            raise ValueError(f"{item_id}: {n} cards in the loadout but its deck holds {decks[item_id]} (Z-11)")
+
+
+# --------------------------------------------------------------------------
+# Items, decks, shops, the shopping list (Z-11, Z-12, Z-40, K-05)
+# --------------------------------------------------------------------------
+
+
+def item_index(content: dict) -> dict:
+    """{item_id: (table, position in items.toml order)} over every table of items.toml."""
+    out = {}
+    for table, entries in content["items"].items():
+        if not isinstance(entries, dict):
+            continue
+        for item_id, entry in entries.items():
+            if not isinstance(entry, dict):
+                continue
+            if item_id in out:
+                raise ValueError(f"item id {item_id!r} appears in two tables of items.toml")
+            out[item_id] = (table, len(out))
+    return out
+
+
+def full_decks(content: dict) -> dict:
+    """Z-11: {item_id: items.toml `deck`, else rules [market] default_deck}."""
+    default = content["rules"]["market"]["default_deck"]
+    out = {}
+    for item_id, (table, _) in item_index(content).items():
+        out[item_id] = content["items"][table][item_id].get("deck", default)
+    return out
+
+
+def loadout_cards(loadout: dict) -> dict:
+    """Every card of the loadout, {item_id: count}: one per firearm, modifier,
+    armour piece, escape, movement and avoidance item; the healing and
+    explosive counts."""
+    out = {}
+    singles = [loadout.get("weapon"), *(loadout.get("mods") or []), loadout.get("head"), loadout.get("body"),
+               loadout.get("escape_item"), *(loadout.get("movement") or []), *(loadout.get("avoidance") or [])]
+    pairs = [(i, 1) for i in singles if i is not None]
+    pairs += list((loadout.get("healing") or {}).items()) + list((loadout.get("explosives") or {}).items())
+    for item_id, n in pairs:
+        out[item_id] = out.get(item_id, 0) + n
+    return out
+
+
+def shop_settings(content: dict):
+    """journey.toml [shops] checked (Z-40): {base_id: [item ids]} for every base of
+    the map (missing: []), or None without a [shops] table (no shops at all)."""
+    shops = content["journey"].get("shops")
+    if shops is None:
+        return None
+    bases = content["map"]["bases"]
+    index = item_index(content)
+    for base_id, ids in shops.items():
+        if base_id not in bases:
+            raise ValueError(f"shops.{base_id}: not a base of the map (bases: {', '.join(bases)})")
+        if not isinstance(ids, list):
+            raise ValueError(f"shops.{base_id}: expected a list of item ids, got {ids!r}")
+        for item_id in ids:
+            if item_id not in index:
+                raise ValueError(f"shops.{base_id}: unknown item {item_id!r}")
+    return {base_id: list(shops.get(base_id, [])) for base_id in bases}
+
+
+def asset_limit_setting(content: dict):
+    """[progression] asset_limit (K-05), or None if absent (no limit)."""
+    value = content["journey"].get("progression", {}).get("asset_limit")
+    return None if value is None else _whole(value, "asset_limit")
+
+
+def shopping_list(loadout: dict) -> list:
+    """The shopping list (stage B "Shopping at a base"): the starting loadout as
+    [(item_id, kind, wanted)], kind "card" / "mod" / "healing" / "explosive",
+    in buying order: firearm, modifiers, body, head, escape, movement,
+    avoidance, healing items, explosives."""
+    out = []
+    weapon = loadout.get("weapon")
+    if weapon is not None:
+        out.append((weapon, "card", 1))
+        out += [(m, "mod", 1) for m in loadout.get("mods") or []]
+    for key in ("body", "head", "escape_item"):
+        if loadout.get(key) is not None:
+            out.append((loadout[key], "card", 1))
+    out += [(i, "card", 1) for i in loadout.get("movement") or []]
+    out += [(i, "card", 1) for i in loadout.get("avoidance") or []]
+    out += [(i, "healing", n) for i, n in (loadout.get("healing") or {}).items()]
+    out += [(i, "explosive", n) for i, n in (loadout.get("explosives") or {}).items()]
+    return out
 
 
 def _check_strategy(strategy: dict) -> None:
@@ -496,6 +633,14 @@ class _Trial:
         self.extra_one_fails = progression.get(
             "extra_one_fails", rules.get("skill", {}).get("extra_one_fails", False))
         self.progression = progression_settings(content)
+        # Stage B: items in items.toml order, shops (Z-40), the asset limit (K-05).
+        self.index = item_index(content)
+        self.shops = shop_settings(content)
+        self.base_at = {at: base_id for base_id, at in self.map["bases"].items()}
+        self.asset_limit = asset_limit_setting(content)
+        self.shopping = shopping_list(loadout)
+        self.weapon = loadout.get("weapon")
+        self.mods = list(loadout.get("mods") or [])
 
         self.streams = [Stream(seed, trial, purpose) for purpose in range(N_STREAMS)]
 
@@ -509,20 +654,20 @@ class _Trial:
         self.level = 1   # K-04: a new stalker is level 1 with 0 xp
         self.xp = 0
         self.k = 0
+        # The starting stalker owns the loadout's cards and carries its consumables.
+        cards = loadout_cards(loadout)
+        consumable = {**dict.fromkeys(loadout.get("healing") or {}), **dict.fromkeys(loadout.get("explosives") or {})}
         self.carried = Carried(
             money=rules["stalker"]["start_money"] + character.get("money_bonus", 0),  # Z-04, Z-07
-            weapon=loadout.get("weapon"),
-            mods=list(loadout.get("mods") or []),
-            head=loadout.get("head"),
-            body=loadout.get("body"),
+            owned={i: n for i, n in cards.items() if i not in consumable},
             healing=dict(loadout.get("healing") or {}),
             explosives=dict(loadout.get("explosives") or {}),
-            escape_item=loadout.get("escape_item"),
-            movement=list(loadout.get("movement") or []),
-            avoidance=list(loadout.get("avoidance") or []),
         )
+        # Z-11: this trial's decks start at the full decks minus the starting loadout's cards.
+        self.deck = full_decks(content)
+        for item_id, n in cards.items():
+            self.deck[item_id] -= n
         self.cache = None
-        self.dead_today = False
 
         # Record.
         self.completed = False
@@ -535,18 +680,39 @@ class _Trial:
         self.used = {}
         self.traffic = {}
         self.deaths_at = {}
+        self.purchases = {}  # Z-40: {item_id: cards bought}
+        self.spent = 0       # G paid in shops
+        self.discarded = {}  # K-05: {item_id: cards discarded at the asset limit}
 
     # ---- helpers --------------------------------------------------------
 
+    # ---- ownership (stage B "Ownership and what it gives") -------------
+
+    def _owns(self, item_id) -> bool:
+        return item_id is not None and self.carried.owned.get(item_id, 0) > 0
+
+    def _active(self, key: str):
+        """The loadout's item of slot ``key`` (weapon, head, body, escape_item) if owned, else None."""
+        item_id = self.loadout.get(key)
+        return item_id if self._owns(item_id) else None
+
+    def _active_list(self, key: str) -> list:
+        """The loadout's modifiers / movement / avoidance items that are owned (loadout order, once each)."""
+        return [i for i in self.loadout.get(key) or [] if self._owns(i)]
+
     def _fight_state(self) -> StalkerState:
-        """The current stalker as the fight reference's StalkerState."""
+        """The current stalker as the fight reference's StalkerState: firearm, modifiers,
+        armour and escape item derived from the owned cards, among the loadout's only."""
         c = self.carried
+        weapon = self._active("weapon")
         st = _prepare_stalker(self.content, {
-            "character": self.character_id, "weapon": c.weapon, "mods": list(c.mods),
-            "head": c.head, "body": c.body, "healing": dict(c.healing),
-            "explosives": dict(c.explosives), "escape_item": c.escape_item,
+            "character": self.character_id, "weapon": weapon,
+            "mods": self._active_list("mods") if weapon is not None else [],  # Z-21: the bonus needs the firearm
+            "head": self._active("head"), "body": self._active("body"), "healing": dict(c.healing),
+            "explosives": {}, "escape_item": self._active("escape_item"),
             "reputation": self.reputation, "hp": self.hp,
         })
+        st.explosives = dict(c.explosives)  # Z-18 is checked on the starting loadout only
         st.max_hp = self.max_hp  # K-04: the levelled max hp caps every heal
         return st
 
@@ -558,10 +724,14 @@ class _Trial:
     def _defence(self) -> int:
         """Z-23, Z-24: head + body."""
         d = 0
-        for armour_id in (self.carried.head, self.carried.body):
+        for armour_id in (self._active("head"), self._active("body")):
             if armour_id is not None:
                 d += self.items["armour"][armour_id]["defence"]
         return d
+
+    def _movement_steps(self) -> int:
+        """Z-25: the largest `steps` of the owned loadout movement items (0 if none)."""
+        return max((self.items["movement"][i]["steps"] for i in self._active_list("movement")), default=0)
 
     def _hit_survived(self) -> bool:
         """After a trap or skill hit: if hp <= 0, the Z-08 death check (fighter's rescue)."""
@@ -637,7 +807,7 @@ class _Trial:
 
     def _trap(self, trap) -> bool:
         dice = self.streams[TRAP]
-        avoidance = [self.items["avoidance"][i] for i in self.carried.avoidance]
+        avoidance = [self.items["avoidance"][i] for i in self._active_list("avoidance")]
         if any(a.get("always", False) for a in avoidance):
             return True  # Z-30: torsion scanner, no roll
         a = min((x["avoid_on"] for x in avoidance), default=NO_AVOIDANCE_ON)
@@ -678,8 +848,11 @@ class _Trial:
     def _death(self) -> None:
         self.deaths += 1
         self.deaths_at[self.hex] = self.deaths_at.get(self.hex, 0) + 1
-        self.cache = LootCache(self.hex, self.carried)  # Z-10; an older cache is lost
-        # Z-09: replacement at the start base, 500 G, reputation 0, nothing carried.
+        # Z-10: money, trophies, artefacts, owned cards and carried counts stay here; an older
+        # cache is lost (its cards do not go back to their decks).
+        self.cache = LootCache(self.hex, self.carried)
+        # Z-09: replacement at the start base, 500 G, reputation 0, owning and carrying nothing;
+        # Z-11: the decks stay as they are.
         self.carried = Carried(money=self.content["rules"]["stalker"]["replacement_money"])
         self.hex = self.start
         # Z-09, K-04: a new stalker: level 1, xp 0, the character's max hp, at full hp.
@@ -701,18 +874,9 @@ class _Trial:
             c.money += loot.money
             c.artefact_value += loot.artefact_value
             c.trophy_value += loot.trophy_value
-            if loot.weapon is not None:
-                c.weapon, c.mods = loot.weapon, list(loot.mods)
-            if loot.head is not None:
-                c.head = loot.head
-            if loot.body is not None:
-                c.body = loot.body
+            _add_counts(c.owned, loot.owned)  # a card may now be owned twice
             _add_counts(c.healing, loot.healing)
             _add_counts(c.explosives, loot.explosives)
-            if loot.escape_item is not None:
-                c.escape_item = loot.escape_item
-            c.movement += [i for i in loot.movement if i not in c.movement]
-            c.avoidance += [i for i in loot.avoidance if i not in c.avoidance]
             self.cache = None
             return
         order = self.orders[self.k]
@@ -729,50 +893,131 @@ class _Trial:
             self.completed = True
             self.completion_day = day
 
+    # ---- shopping at a base (Z-11, Z-12, Z-13, Z-40) ------------------------
+
+    def _count(self, item_id: str, kind: str) -> int:
+        """The stalker's count of a shopping-list entry: carried consumables, or owned cards."""
+        c = self.carried
+        if kind == "healing":
+            return c.healing.get(item_id, 0)
+        if kind == "explosive":
+            return c.explosives.get(item_id, 0)
+        return c.owned.get(item_id, 0)
+
+    def _shop(self, base_id: str) -> bool:
+        """One shop visit at base ``base_id``; returns whether anything was sold or bought."""
+        c = self.carried
+        traded = False
+        # 1. Sell (Z-12, Z-40): trophies for their price (Z-42), artefacts for their value.
+        if c.trophy_value + c.artefact_value > 0:
+            c.money += c.trophy_value + c.artefact_value
+            c.trophy_value = 0
+            c.artefact_value = 0
+            traded = True
+        # 2. Buy the shopping list in order, each entry once per visit (repeated while all holds).
+        sells = self.shops[base_id]
+        for item_id, kind, wanted in self.shopping:
+            if item_id not in sells:           # Z-40: this base's own list
+                continue
+            if kind == "mod" and not self._owns(self.weapon):
+                continue                       # a modifier only while carrying its firearm
+            table, _ = self.index[item_id]
+            price = self.items[table][item_id]["price"]
+            while (self.deck[item_id] > 0      # Z-11: finite decks
+                   and self._count(item_id, kind) < wanted
+                   and c.money >= price):
+                c.money -= price
+                self.deck[item_id] -= 1
+                if kind == "healing":
+                    c.healing[item_id] = c.healing.get(item_id, 0) + 1
+                elif kind == "explosive":
+                    c.explosives[item_id] = c.explosives.get(item_id, 0) + 1
+                else:
+                    c.owned[item_id] = c.owned.get(item_id, 0) + 1  # worn / carried at once
+                self.purchases[item_id] = self.purchases.get(item_id, 0) + 1
+                self.spent += price
+                traded = True
+        return traded                          # Z-13: any buy or sell ends the day
+
+    # ---- the asset limit (K-05) ---------------------------------------------
+
+    def _asset_limit(self) -> None:
+        """End of a day: while the cards carried exceed asset_limit, discard the cheapest
+        healing item or explosive (ties: the later in items.toml order) back to its deck;
+        firearms, modifiers and wearables are never discarded."""
+        if self.asset_limit is None:
+            return
+        c = self.carried
+        while sum(c.owned.values()) + sum(c.healing.values()) + sum(c.explosives.values()) > self.asset_limit:
+            best, best_key = None, None
+            for counts in (c.healing, c.explosives):
+                for item_id, n in counts.items():
+                    if n <= 0:
+                        continue
+                    table, position = self.index[item_id]
+                    key = (self.items[table][item_id]["price"], -position)
+                    if best_key is None or key < best_key:
+                        best, best_key = (counts, item_id), key
+            if best is None:
+                return                         # only cards that are never discarded are left
+            counts, item_id = best
+            counts[item_id] -= 1
+            self.deck[item_id] += 1            # Z-11: the card goes back to its deck
+            self.discarded[item_id] = self.discarded.get(item_id, 0) + 1
+
     # ---- the campaign ------------------------------------------------------
 
+    def _day(self, day: int) -> bool:
+        """Steps 2..6 of one day, with the stage B shop visit (b'); False for a missed day."""
+        if self.missed > 0:                    # 2. K-07
+            self.missed -= 1
+            return False
+        # 3. Z-25, Z-26, Z-34: the day's budgets, fixed for the day.
+        base_budget = self.content["rules"]["stalker"]["step_budget"]
+        penalty = self.orders[self.k].get("step_penalty", 0)
+        budget = base_budget + self._movement_steps() - penalty
+        epicentre_limit = min(base_budget, budget)
+        spent = 0
+        while True:                            # 4.
+            # (a) goal
+            recovering = self.cache is not None and self.strategy.get("recover_loot", False)
+            goal = self.cache.hex if recovering else self.map["points"][self.orders[self.k]["destination"]]
+            # (b) arrive (step 5), then go on
+            if self.hex == goal:
+                self._arrive(day, recovering)
+                if self.completed:
+                    return True
+                continue
+            # (b') Z-12, Z-40: on a base, shop; Z-13: a sale or a purchase ends the day.
+            if self.shops is not None and self.hex in self.base_at:
+                if self._shop(self.base_at[self.hex]):
+                    return True
+            # (c) next hop / day-end check
+            n = self.next_hop[goal].get(self.hex)
+            if n is None:                      # unreachable goal: the day ends
+                return True
+            c = self.map["cost"][n]
+            limit = epicentre_limit if self.map["epicentre"][n] else budget
+            if spent + c > limit:              # Z-34, Z-35: leftover steps are lost
+                return True
+            # (d) move, event (with (e) its heal), death
+            spent += c
+            self.hex = n
+            self.traffic[n] = self.traffic.get(n, 0) + 1
+            if not self._event(n):
+                self._death()                  # 6.
+                return True
+
     def run(self) -> dict:
-        rules = self.content["rules"]
-        base_budget = rules["stalker"]["step_budget"]  # Z-34
         if not self.orders:
             self.completed, self.completion_day = True, 0
         for day in range(1, self.days + 1):
             if self.completed:                 # 1.
                 break
-            if self.missed > 0:                # 2. K-07
-                self.missed -= 1
-                continue
-            # 3. Z-25, Z-26, Z-34: the day's budgets, fixed for the day.
-            penalty = self.orders[self.k].get("step_penalty", 0)
-            extra = max((self.items["movement"][i]["steps"] for i in self.carried.movement), default=0)
-            budget = base_budget + extra - penalty
-            epicentre_limit = min(base_budget, budget)
-            spent = 0
-            while True:                        # 4.
-                recovering = self.cache is not None and self.strategy.get("recover_loot", False)
-                goal = self.cache.hex if recovering else self.map["points"][self.orders[self.k]["destination"]]
-                if self.hex == goal:           # 4b / 5.
-                    self._arrive(day, recovering)
-                    if self.completed:
-                        break
-                    continue
-                n = self.next_hop[goal].get(self.hex)
-                if n is None:                  # unreachable goal: the day ends
-                    break
-                c = self.map["cost"][n]
-                limit = epicentre_limit if self.map["epicentre"][n] else budget
-                if spent + c > limit:          # 4c. Z-34, Z-35: leftover steps are lost
-                    break
-                spent += c                     # 4d.
-                self.hex = n
-                self.traffic[n] = self.traffic.get(n, 0) + 1
-                if not self._event(n):
-                    self._death()              # 6.
-                    break
-            if self.completed:
-                break
+            if self._day(day):
+                self._asset_limit()            # K-05: at the end of every day played (K-07: not a missed one)
         c = self.carried
-        return {
+        record = {
             "completed": self.completed,
             "completion_day": self.completion_day,
             "orders_done": self.orders_done,
@@ -792,12 +1037,22 @@ class _Trial:
             "influence": self.influence,
             "max_hp": self.max_hp,
             "hp": self.hp,
+            "purchases": _nonzero(self.purchases),   # Z-40
+            "spent": self.spent,
+            # extra keys, for tests
+            "owned": _nonzero(c.owned),
+            "healing": _nonzero(c.healing),
+            "explosives": _nonzero(c.explosives),
+            "discarded": _nonzero(self.discarded),   # K-05
+            "deck": dict(self.deck),                 # Z-11
         }
+        return record
 
 
 def simulate_journey(content: dict, loadout: dict, strategy: dict, days: int, seed: int, trial: int,
                      tables=None) -> dict:
-    """One trial; returns the spec's record (see the module docstring for extra keys).
+    """One trial; returns the spec's record, with stage B's "purchases" ({item_id: n})
+    and "spent" (G) (see the module docstring for extra keys).
 
     ``tables`` = route_tables(content, strategy["danger_weight"]) may be passed
     to skip recomputing them.
@@ -817,7 +1072,8 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
     {day or None: n}, "orders_done": {n: count}, "first_order_day": {day or None: n},
     "deaths": {n: count}, "money", "money_sq", "kills", "trophy_value",
     "artefact_value" (sums), "used", "traffic", "deaths_at" (summed dicts),
-    "levels" ({final level 1..12: count}, K-04), "missions" (sum, K-04)}.
+    "levels" ({final level 1..12: count}, K-04), "missions" (sum, K-04),
+    "purchases" ({item_id: cards bought}, summed, Z-40), "spent" (G paid in shops, summed)}.
     """
     _check_strategy(strategy)
     tables = route_tables(content, strategy["danger_weight"])
@@ -827,6 +1083,7 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
         "completion_day": {}, "orders_done": {}, "first_order_day": {}, "deaths": {},
         "money": 0, "money_sq": 0, "kills": 0, "trophy_value": 0, "artefact_value": 0,
         "used": {}, "traffic": {}, "deaths_at": {}, "levels": {}, "missions": 0,
+        "purchases": {}, "spent": 0,
     }
     for trial in range(trial_start, trial_start + n_trials):
         res = simulate_journey(content, loadout, strategy, days, seed, trial, tables)
@@ -840,6 +1097,7 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
         out["money_sq"] += res["money"] ** 2
         for key in ("kills", "trophy_value", "artefact_value"):
             out[key] += res[key]
-        for key in ("used", "traffic", "deaths_at"):
+        out["spent"] += res["spent"]
+        for key in ("used", "traffic", "deaths_at", "purchases"):
             _add_counts(out[key], res[key])
     return out

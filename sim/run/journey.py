@@ -52,8 +52,9 @@ def _hex_index(hexmap, at):
     return row * hexmap.width + col
 
 
-def map_arrays(hexmap, danger_weight):
-    """Flat per-hex cost, Epicentre flag, danger and the next-hop table (Z-35, Z-26, Z-39)."""
+def map_arrays(hexmap, danger_weight, shops=None):
+    """Flat per-hex cost, Epicentre flag, danger, the shop of each hex (-1: none;
+    a base trades only if ``shops`` lists it, Z-40) and the next-hop table (Z-35, Z-26, Z-39)."""
     n_hex = hexmap.width * hexmap.height
     neighbours = np.full((n_hex, 6), -1, np.int64)
     for row in range(hexmap.height):
@@ -62,7 +63,11 @@ def map_arrays(hexmap, danger_weight):
                 neighbours[_hex_index(hexmap, (col, row)), k] = _hex_index(hexmap, at)
     cost, danger, epicentre = (np.array(a.ravel(), dtype=np.int64) for a in (hexmap.cost, hexmap.danger,
                                                                              hexmap.epicentre))
-    return cost, epicentre, danger, next_hops(neighbours, cost + danger_weight * danger)
+    base_of_hex = np.full(n_hex, -1, np.int64)
+    for b, base in enumerate(hexmap.bases):
+        if shops is not None and base.id in shops:
+            base_of_hex[_hex_index(hexmap, base.at)] = b
+    return (cost, epicentre, danger, base_of_hex), next_hops(neighbours, cost + danger_weight * danger)
 
 
 def _banded(rows, extra):
@@ -70,6 +75,44 @@ def _banded(rows, extra):
     table = [[r["min_danger"], r["max_danger"], r["weight"], *extra(r)] for r in rows]
     width = 3 + (len(table[0]) - 3 if table else 0)
     return np.array(table, dtype=np.int64).reshape(len(table), width) if table else np.zeros((0, 3), np.int64)
+
+
+def shopping_tables(content: Content, loadout: Loadout, template, hexmap, shops):
+    """The shopping list (the starting loadout in buying order), what each base
+    sells, the consumables in discard order (K-05) and the decks left after the
+    loadout (Z-11), as int64 arrays."""
+    ids = list(content.items)
+    items = content.items
+    heal_ids = [e.id for e in content.family("healing")]
+    expl_ids = [e.id for e in content.family("explosives")]
+
+    def slot(item_id):
+        if item_id in heal_ids:
+            return template[F.HEAL_N0] + heal_ids.index(item_id)
+        return template[F.EXPL_N0] + expl_ids.index(item_id)
+
+    rows = []
+    single = [(loadout.weapon, J.K_FIREARM, "dice"), *((m, J.K_MOD, "bonus") for m in loadout.mods),
+              (loadout.body, J.K_BODY, "defence"), (loadout.head, J.K_HEAD, "defence"),
+              (loadout.escape_item, J.K_ESCAPE, "reputation"), *((m, J.K_MOVEMENT, "steps") for m in loadout.movement),
+              *((a, J.K_AVOIDANCE, "avoid_on") for a in loadout.avoidance)]
+    for item_id, kind, value in single:
+        if item_id:
+            rows.append([ids.index(item_id), kind, 1, items[item_id][value],
+                         int(items[item_id].fields.get("always", False)), items[item_id]["price"], -1])
+    for pairs, kind in ((loadout.healing, J.K_HEAL), (loadout.explosives, J.K_EXPL)):
+        for item_id, n in pairs:
+            rows.append([ids.index(item_id), kind, n, 0, 0, items[item_id]["price"], slot(item_id)])
+    plan = np.array(rows, dtype=np.int64).reshape(len(rows), 7)
+    sells = np.zeros((len(hexmap.bases), len(ids)), np.int64)
+    for b, base in enumerate(hexmap.bases):
+        for item_id in shops.get(base.id, ()):
+            sells[b, ids.index(item_id)] = 1
+    discard = sorted(heal_ids + expl_ids, key=lambda i: (items[i]["price"], -ids.index(i)))  # K-05: cheapest first
+    consumables = np.array([[ids.index(i), slot(i)] for i in discard], dtype=np.int64).reshape(len(discard), 2)
+    carried = loadout.cards()
+    deck0 = np.array([items[i]["deck"] - carried.get(i, 0) for i in ids], dtype=np.int64)
+    return plan, sells, consumables, deck0
 
 
 def journey_tables(content: Content, journey: JourneyContent, setup):
@@ -86,7 +129,7 @@ def journey_tables(content: Content, journey: JourneyContent, setup):
     finds = _banded(journey.finds, lambda r: [FIND_KINDS.index(r["kind"]), r["amount"]])
     weights = np.array([journey.events[k] for k in EVENT_KINDS], dtype=np.int64)
     levels = np.array([journey.settings[k] for k in LEVEL_LISTS], dtype=np.int64).T
-    return tuple(np.ascontiguousarray(t) for t in (weights, groups, monsters, traps, skills, finds, levels)) + (setup,)
+    return tuple(np.ascontiguousarray(t) for t in (weights, groups, monsters, traps, skills, finds, levels))
 
 
 @dataclass
@@ -106,6 +149,7 @@ class JourneyResult:
     level_hist: np.ndarray
     sums: np.ndarray
     items_used: dict
+    purchases: dict
     traffic: np.ndarray
     deaths_at: np.ndarray
     elapsed_s: float
@@ -155,6 +199,8 @@ class JourneyResult:
             "mean_level": float(self.level_hist @ np.arange(self.level_hist.size)) / self.trials,
             "levels": {int(lv): int(c) for lv, c in enumerate(self.level_hist) if c},
             "mean_missions": self.sums[3] / self.trials,
+            "mean_spent": self.sums[4] / self.trials,
+            "purchases_per_journey": self.purchases,
             "items_used_per_journey": self.items_used,
             "trials": self.trials, "seed": self.seed, "days": self.days, "orders": self.n_orders,
             "elapsed_s": self.elapsed_s,
@@ -175,10 +221,6 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     max_group = journey.settings["max_group"]
     template, labels = fight_template(content, loadout, [next(iter(content.monsters))] * max_group)
     template[F.HP] = template[F.MAX_HP]  # a journey starts at full health
-    items = content.items
-    movement = max((items[i]["steps"] for i in loadout.movement), default=0)  # Z-25: one active
-    avoid_always = any(items[i]["always"] for i in loadout.avoidance)  # Z-30
-    avoid_on = min((items[i]["avoid_on"] for i in loadout.avoidance), default=AVOID_BASELINE)
     rules = content.rules["stalker"]
     reputation = loadout.reputation if loadout.reputation is not None else rules["start_reputation"]
     setup = np.zeros(J.SETUP_SIZE, np.int64)
@@ -186,24 +228,27 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     setup[J.SU_STEP_BUDGET] = rules["step_budget"]
     setup[J.SU_MONEY] = rules["start_money"] + content.characters[loadout.character]["money_bonus"]
     setup[J.SU_REPUTATION] = reputation
-    setup[J.SU_ESCAPE_RED] = items[loadout.escape_item]["reputation"] if loadout.escape_item else 0
     setup[J.SU_INFLUENCE] = journey.settings["influence_start"]
     setup[J.SU_REROLL_COST] = journey.settings["reroll_cost"]
     setup[J.SU_EXTRA_ONE_FAILS] = int(journey.settings["extra_one_fails"])
     setup[J.SU_REPLACEMENT_MONEY] = rules["replacement_money"]
     setup[J.SU_RECOVER_LOOT] = int(strategy.recover_loot)
     setup[J.SU_AVOID_BASELINE] = AVOID_BASELINE
-    setup[J.SU_MOVE], setup[J.SU_AVOID_ALWAYS], setup[J.SU_AVOID_ON] = movement, int(avoid_always), avoid_on
     progression = journey.settings
+    setup[J.SU_ASSET_LIMIT] = progression.get("asset_limit", -1)
+    setup[J.SU_MODIFIER_CAP] = content.rules["fight"]["modifier_cap"]
+    setup[J.SU_DAMAGE_BONUS] = content.characters[loadout.character]["damage_bonus"]
     setup[J.SU_XP_PER_HP] = progression["xp_per_monster_hp"]
     setup[J.SU_XP_PER_ORDER] = progression["xp_per_order"]
     setup[J.SU_INFLUENCE_PER_ORDER] = progression["influence_per_order"]
-    tables = journey_tables(content, journey, setup)
-    cost, epicentre, danger, hop = map_arrays(hexmap, strategy.danger_weight)
+    plan, sells, consumables, deck0 = shopping_tables(content, loadout, template, hexmap, journey.settings["shops"])
+    tables = journey_tables(content, journey, setup) + (plan, sells, consumables)
+    hexes, hop = map_arrays(hexmap, strategy.danger_weight, journey.settings["shops"])
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)
-    n_orders, n_hex = len(journey.orders), cost.size
-    counts, sums = np.zeros(2, np.int64), np.zeros(4)
+    n_orders, n_hex = len(journey.orders), hexes[0].size
+    counts, sums = np.zeros(2, np.int64), np.zeros(5)
+    purchases = np.zeros(len(content.items), np.int64)
     level_hist = np.zeros(J.MAX_LEVEL + 1, np.int64)
     done_hist, first_hist, death_day_hist = (np.zeros(days + 2, np.int64) for _ in range(3))
     orders_hist, deaths_hist = np.zeros(n_orders + 1, np.int64), np.zeros(J.DEATH_CAP + 1, np.int64)
@@ -214,8 +259,9 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
         n = min(chunk, trials - done)
         start = time.perf_counter()
         J.run_journeys(seed, trial_start + done, n, days, template, params, fight.asks(), fight.decisions(),
-                       cost, epicentre, danger, hop, orders, tables,
-                       counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums, used, traffic, deaths_at)
+                       hexes, hop, orders, tables, (setup, deck0),
+                       counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums,
+                       used, traffic, deaths_at, purchases)
         elapsed += time.perf_counter() - start
         done += n
         if on_progress:
@@ -224,6 +270,7 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
         seed=seed, trials=trials, days=days, n_orders=n_orders, counts=counts, done_hist=done_hist,
         first_hist=first_hist, death_day_hist=death_day_hist, orders_hist=orders_hist, deaths_hist=deaths_hist, level_hist=level_hist, sums=sums,
         items_used={k: int(v) / trials for k, v in zip(labels, used) if v},
+        purchases={k: int(v) / trials for k, v in zip(content.items, purchases) if v},
         traffic=traffic.reshape(hexmap.height, hexmap.width), deaths_at=deaths_at.reshape(hexmap.height, hexmap.width),
         elapsed_s=elapsed, hex_steps=int(traffic.sum()),
     )
