@@ -48,6 +48,8 @@ LOADOUT_OPTIONS = {
     "medkits": (List[str], MEDKITS), "explosives": (List[str], EXPLOSIVES),
     "escape_item": (Optional[str], ESCAPE_ITEM), "reputation": (Optional[int], REPUTATION),
     "movement": (str, MOVEMENT), "avoidance": (str, AVOIDANCE),
+    "one_shot": (str, typer.Option("", metavar="ID,ID", help="One-shot movement cards (helicopter_call, space_gate), "
+                                                           "used to reach a base (Z-27, Z-28).")),
 }
 
 
@@ -93,14 +95,14 @@ def _check_healing_kind(content, option, pairs, in_combat):
                                f"give it with {other}")
 
 
-def _loadout(game, *, stims, medkits, explosives, mods, movement="", avoidance="", **fields) -> Loadout:
+def _loadout(game, *, stims, medkits, explosives, mods, movement="", avoidance="", one_shot="", **fields) -> Loadout:
     """A validated ``Loadout`` from the shared command-line options."""
     _check_healing_kind(game, "--stims", _counts("--stims", stims), True)
     _check_healing_kind(game, "--medkits", _counts("--medkits", medkits), False)
     ids = lambda text: tuple(i for i in text.split(",") if i)  # noqa: E731
     loadout = Loadout(mods=ids(mods), healing=_counts("--stims", stims) + _counts("--medkits", medkits),
                       explosives=_counts("--explosives", explosives), movement=ids(movement),
-                      avoidance=ids(avoidance), **fields)
+                      avoidance=ids(avoidance), one_shot=ids(one_shot), **fields)
     return loadout.validate(game)
 
 
@@ -203,7 +205,8 @@ def encounter(
 @app.command()
 @loadout_options(*LOADOUT_OPTIONS)
 def journey(
-    strategy: str = typer.Option("greedy", metavar="NAME", help="Journey strategy: cautious or greedy."),
+    strategy: str = typer.Option("greedy", metavar="NAME", help="Journey strategy: cautious, greedy, or FILE.py:NAME "
+                                                                "(a JourneyStrategy)."),
     days: int = typer.Option(30, help="Days in the campaign (one turn = one day)."),
     trials: int = typer.Option(200_000, help="Campaigns to simulate."),
     seed: int = typer.Option(1, help="Seed; the same seed gives the same numbers on any thread count."),

@@ -23,11 +23,16 @@ class StrategyError(ZonesimError):
 
 def get(spec: str) -> Strategy:
     """A built-in strategy by name, or ``FILE.py:NAME`` from a user's file."""
-    if spec in BUILT_IN:
-        return BUILT_IN[spec]
+    return load(spec, BUILT_IN, Strategy)
+
+
+def load(spec: str, built_in: dict, kind: type):
+    """``built_in[spec]``, or the object of type ``kind`` named NAME in ``FILE.py:NAME``."""
+    if spec in built_in:
+        return built_in[spec]
     if ":" not in spec:
         raise StrategyError(
-            f"unknown strategy '{spec}'; built in: {', '.join(BUILT_IN)}; or give FILE.py:NAME"
+            f"unknown strategy '{spec}'; built in: {', '.join(built_in)}; or give FILE.py:NAME"
         )
     path_text, name = spec.rsplit(":", 1)
     path = Path(path_text)
@@ -43,10 +48,10 @@ def get(spec: str) -> Strategy:
     except Exception as exc:  # a user's file may fail in any way: report it in one line
         raise StrategyError(f"{path}: cannot load strategy file: {type(exc).__name__}: {exc}") from exc
     strategy = getattr(module, name, None)
-    if not isinstance(strategy, Strategy):
-        found = [k for k, v in vars(module).items() if isinstance(v, Strategy)]
-        raise StrategyError(f"{path}: no Strategy named '{name}' (found: {', '.join(found) or 'none'})")
+    if not isinstance(strategy, kind):
+        found = [k for k, v in vars(module).items() if isinstance(v, kind)]
+        raise StrategyError(f"{path}: no {kind.__name__} named '{name}' (found: {', '.join(found) or 'none'})")
     return strategy
 
 
-__all__ = ["BUILT_IN", "Strategy", "StrategyError", "decision", "get"]
+__all__ = ["BUILT_IN", "Strategy", "StrategyError", "decision", "get", "load"]

@@ -26,7 +26,7 @@ def loadout_from_dict(d: dict) -> Loadout:
         head=d.get("head"), body=d.get("body"), healing=tuple(d.get("healing", {}).items()),
         explosives=tuple(d.get("explosives", {}).items()), escape_item=d.get("escape_item"),
         reputation=d.get("reputation"), hp=d.get("hp"), movement=tuple(d.get("movement", ())),
-        avoidance=tuple(d.get("avoidance", ())),
+        avoidance=tuple(d.get("avoidance", ())), one_shot=tuple(d.get("one_shot", ())),
     )
 
 

@@ -123,7 +123,7 @@ def test_journey_cli_json_and_out(tmp_path):
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (("--strategy", "reckless"), "unknown journey strategy"),
+    (("--strategy", "reckless"), "unknown strategy 'reckless'; built in: cautious, greedy"),
     (("--days", "0"), "--days"),
     (("--trials", "0"), "--trials"),
     (("--movement", "helmet"), "--movement"),
@@ -248,3 +248,24 @@ def test_k05_asset_limit_discards_consumables(tmp_path, content):
     game = _edited(tmp_path, "limit", "journey.toml", "asset_limit = 14", "asset_limit = 1")
     loadout = Loadout(weapon="ak47", healing=(("medkit", 4),))
     assert journeys(game, loadout).items_used.get("medkit", 0) < 0.5 * journeys(content, loadout).items_used["medkit"]
+
+
+def test_user_journey_strategy_file_changes_results(content):
+    """--strategy FILE.py:NAME loads a JourneyStrategy (its fight strategy from a file too)."""
+    from tests.conftest import DATA
+
+    wanderer = get_journey_strategy(f"{DATA / 'wanderer.py'}:WANDERER")
+    loadout = Loadout(weapon="ak47", reputation=4)
+    mine, greedy = journeys(content, loadout, wanderer), journeys(content, loadout)
+    assert mine.sums[2] < greedy.sums[2]  # the coward fights less
+    assert not np.array_equal(mine.traffic, greedy.traffic)  # and walks elsewhere
+
+
+def test_z27_helicopter_call_reaches_the_military_base(content):
+    """The third order ends at the military base: a helicopter call flies there and
+    saves days (the card returns to its deck)."""
+    plain = journeys(content, Loadout(weapon="ak47", body="vest"), n=2000)
+    heli = journeys(content, Loadout(weapon="ak47", body="vest", one_shot=("helicopter_call",)), n=2000)
+    days = np.arange(plain.done_hist.size - 1)
+    mean_days = lambda r: (r.done_hist[:-1] @ days) / r.done_hist[:-1].sum()  # noqa: E731
+    assert mean_days(heli) < mean_days(plain) - 1

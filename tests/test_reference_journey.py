@@ -67,14 +67,14 @@ def _tables(name, entries):
 def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), sites=(("target", (-1, 0)),),
                  orders=({"id": "o1", "destination": "target", "reward": 1000, "step_penalty": 0},),
                  events=None, groups=(), traps=(), skills=(), finds=(), progression=None,
-                 attributes=None, monsters_extra="", name="c", shops=None, items=None):
+                 attributes=None, monsters_extra="", name="c", shops=None, items=None, military_base=None):
     """A copy of the default content with a hand-made journey.toml and map.
 
     ``terrain`` / ``danger``: lists of row strings.  A site at col -1 means
     the last column of row 0.  ``events``: kind -> 10 weights (missing kinds 0;
     default: nothing everywhere).  ``shops``: base id -> item ids ([shops];
     None: no [shops] table).  ``items``: item id -> {field: value}, edits of
-    the copied items.toml.
+    the copied items.toml.  ``military_base``: [journey] military_base (None: absent).
     """
     folder = tmp_path / name
     shutil.copytree(DEFAULT_DIR, folder)
@@ -94,7 +94,8 @@ def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), si
         ev = dict(events)
     prog = {"influence_start": 3, "reroll_cost": 1, "extra_one_fails": False, **(progression or {})}
     attrs = {"strength": 2, "agility": 2, "perception": 2, "will": 2, **(attributes or {})}
-    lines = ["[journey]", 'map = "test"', f'start_base = "{bases[0][0]}"', "max_group = 4", "",
+    lines = ["[journey]", 'map = "test"', f'start_base = "{bases[0][0]}"', "max_group = 4",
+             *([f'military_base = "{military_base}"'] if military_base else []), "",
              "[progression]", *[f"{k} = {_value(v)}" for k, v in prog.items()], "",
              "[attributes]", *[f"{k} = {_value(v)}" for k, v in attrs.items()], "",
              "[events]", *[f"{k} = {_value(v)}" for k, v in ev.items()], ""]
@@ -1011,3 +1012,126 @@ def test_z09_replacement_rebuys_his_kit_at_the_cordon(tmp_path):
     ak = loadout(weapon="ak47", mods=["rebored"], healing={"medkit": 1})
     res = simulate_journey(c, ak, no_recover, 2, SEED, trial)
     assert res["purchases"] == {"medkit": 1} and res["money"] == 400
+
+
+def test_z40_a_base_missing_from_shops_is_no_shop(tmp_path):
+    # the artefact (col 1) and the rat (col 2) of the Z-12 test; [shops] lists only the cordon, so the
+    # bar at col 3 buys nothing: no sale, no end of the day there (Z-13), the target on day 1.
+    finds = ({"id": "art", "kind": "artefact", "amount": 800, "min_danger": 1, "max_danger": 1, "weight": 1},)
+    groups = ({"monsters": ["rat"], "min_danger": 2, "max_danger": 2, "weight": 1},)
+    c = make_content(tmp_path, ["R R R R R R"], danger=["0 1 2 0 0 0"],
+                     events={"nothing": level(0), "find": level(1), "monster": level(2)},
+                     finds=finds, groups=groups, monsters_extra=GOLD_RAT, shops={"cordon": []},
+                     bases=(("cordon", (0, 0)), ("bar", (3, 0))), sites=(("target", (5, 0)),))
+    res = simulate_journey(c, loadout(weapon="berdanka"), FIGHTER, 5, SEED, 0)
+    assert res["completion_day"] == 1
+    assert (res["artefact_value"], res["trophy_value"], res["money"]) == (800, 20, 2000)
+
+
+# --------------------------------------------------------------------------
+# Stage C: equipment finds (Z-11, Z-14), helicopter call and space gate (Z-27, Z-28)
+# --------------------------------------------------------------------------
+
+# col 1: a scratch (6 damage, never avoided); col 2: a find of a medkit card; target at col 3.
+MEDKIT_FIND = ({"id": "dropped_medkit", "kind": "item", "item": "medkit", "amount": 0,
+                "min_danger": 2, "max_danger": 2, "weight": 1},)
+
+
+def find_content(tmp_path, name, danger=("0 1 2 0",), items=None):
+    return make_content(tmp_path, ["R R R R"], danger=list(danger),
+                        events={"nothing": level(0), "trap": level(1), "find": level(2)},
+                        traps=SCRATCH_AT_1, finds=MEDKIT_FIND, items=items, name=name)
+
+
+def test_z14_unwanted_find_goes_back_to_the_deck(tmp_path):
+    # no scratch: the stalker still holds his one medkit (wanted 1), so the found card goes back.
+    quiet = find_content(tmp_path, "quiet", danger=("0 0 2 0",))
+    res = simulate_journey(quiet, loadout(healing={"medkit": 1}), FIGHTER, 1, SEED, 0)
+    assert res["completed"] and res["found"] == {}
+    assert res["healing"] == {"medkit": 1} and res["deck"]["medkit"] == 4 - 1
+    # a medkit is not on a stimulator-only list: back to the deck as well.
+    res = simulate_journey(quiet, loadout(healing={"stimulator": 1}), FIGHTER, 1, SEED, 0)
+    assert res["found"] == {} and res["healing"] == {"stimulator": 1} and res["deck"]["medkit"] == 4
+    # after the scratch (19/25) the medkit is used (24/25); the find then fills the list again:
+    # kept (deck 3 -> 2), and not used (+5 does not fit under 25).
+    c = find_content(tmp_path, "scratch")
+    res = simulate_journey(c, loadout(healing={"medkit": 1}), FIGHTER, 1, SEED, 0)
+    assert res["completed"] and res["used"] == {"medkit": 1}
+    assert res["found"] == {"medkit": 1} and res["healing"] == {"medkit": 1}
+    assert res["deck"]["medkit"] == 4 - 1 - 1 and res["purchases"] == {}
+
+
+def test_z11_find_from_an_empty_deck_gives_nothing(tmp_path):
+    # a deck of 1 medkit, in the starting kit and used up after the scratch (used cards are gone):
+    # the find at col 2 meets an empty deck and gives nothing.
+    empty = find_content(tmp_path, "empty", items={"medkit": {"deck": 1}})
+    res = simulate_journey(empty, loadout(healing={"medkit": 1}), FIGHTER, 1, SEED, 0)
+    assert res["completed"] and res["used"] == {"medkit": 1}
+    assert res["found"] == {} and res["healing"] == {} and res["deck"]["medkit"] == 0
+    # a deck of 2 still has a card: it is kept.
+    two = find_content(tmp_path, "two", items={"medkit": {"deck": 2}})
+    res = simulate_journey(two, loadout(healing={"medkit": 1}), FIGHTER, 1, SEED, 0)
+    assert res["found"] == {"medkit": 1} and res["healing"] == {"medkit": 1} and res["deck"]["medkit"] == 0
+
+
+def test_z27_helicopter_flies_to_the_military_base_and_returns_to_the_deck(tmp_path):
+    # LINE: cordon at col 0, the military base at col 7 (4 days' walk, test_z34).  Order 1 to the
+    # military base, order 2 back to the cordon; only the military base trades (it sells helicopter calls).
+    orders = ({"id": "crate", "destination": "military_base", "reward": 2000, "step_penalty": 0},
+              {"id": "home", "destination": "cordon", "reward": 500, "step_penalty": 0})
+    kw = dict(bases=(("cordon", (0, 0)), ("military_base", (7, 0))), sites=(), orders=orders)
+    c = make_content(tmp_path, LINE, military_base="military_base", shops={"military_base": ["helicopter_call"]},
+                     **kw)
+    heli = loadout(one_shot=["helicopter_call"])
+    # day 1: the goal is the military base: he flies there (no event, no traffic) and the day ends;
+    # the card goes back to its deck (4 - 1 + 1).
+    day1 = simulate_journey(c, heli, FIGHTER, 1, SEED, 0)
+    assert day1["flights"] == {"helicopter_call": 1} and day1["traffic"] == {}
+    assert day1["owned"] == {} and day1["deck"]["helicopter_call"] == 4 and day1["orders_done"] == 0
+    # day 2: arrives (2000), then rebuys a call (1000; deck 3), which ends the day (Z-13).  Day 3: the
+    # goal is the cordon, not the military base: no flight; he walks back (cols 6..0 cost
+    # 2 4 1 3 2 2 1): days 3 (6, 5), 4 (4, 3, 2), 5 (1, 0).
+    res = simulate_journey(c, heli, FIGHTER, 10, SEED, 0)
+    assert res["first_order_day"] == 2 and res["completed"] and res["completion_day"] == 5
+    assert res["flights"] == {"helicopter_call": 1} and res["purchases"] == {"helicopter_call": 1}
+    assert res["owned"] == {"helicopter_call": 1} and res["deck"]["helicopter_call"] == 3
+    assert res["money"] == 1000 + 2000 - 1000 + 500
+    assert res["traffic"] == {(i, 0): 1 for i in range(7)}
+    # without the card: the 4-day walk out.
+    walk = simulate_journey(c, loadout(), FIGHTER, 10, SEED, 0)
+    assert walk["first_order_day"] == 4 and walk["flights"] == {}
+    # no [journey] military_base: the call never flies.
+    none = make_content(tmp_path, LINE, name="none", **kw)
+    res = simulate_journey(none, heli, FIGHTER, 10, SEED, 0)
+    assert res["first_order_day"] == 4 and res["flights"] == {} and res["owned"] == {"helicopter_call": 1}
+
+
+def test_z28_space_gate_is_used_once(tmp_path):
+    # LINE: cordon at col 0, the bar at col 7; order 1 to the bar, order 2 back home.  No shops.
+    orders = ({"id": "to_bar", "destination": "bar", "reward": 1000, "step_penalty": 0},
+              {"id": "home", "destination": "cordon", "reward": 500, "step_penalty": 0})
+    c = make_content(tmp_path, LINE, bases=(("cordon", (0, 0)), ("bar", (7, 0))), sites=(), orders=orders,
+                     military_base="cordon", progression={"asset_limit": 2})
+    gate = loadout(one_shot=["space_gate"], healing={"medkit": 3})
+    # day 1: moved to the bar (goal of order 1), the card leaves play: the deck stays at 4 - 1.
+    # The asset limit still runs that evening: 3 medkits > 2, one discarded.
+    day1 = simulate_journey(c, gate, FIGHTER, 1, SEED, 0)
+    assert day1["flights"] == {"space_gate": 1} and day1["traffic"] == {}
+    assert day1["owned"] == {} and day1["deck"]["space_gate"] == 3
+    assert day1["discarded"] == {"medkit": 1} and day1["healing"] == {"medkit": 2}
+    # day 2: arrives at the bar, then walks home (the gate is gone): days 2 (6, 5), 3 (4, 3, 2), 4 (1, 0).
+    res = simulate_journey(c, gate, FIGHTER, 10, SEED, 0)
+    assert res["first_order_day"] == 2 and res["completion_day"] == 4
+    assert res["flights"] == {"space_gate": 1} and res["deck"]["space_gate"] == 3 and res["owned"] == {}
+    assert res["traffic"] == {(i, 0): 1 for i in range(7)}
+    # the helicopter call only flies to the military base (here the cordon, order 2's goal): day 1 the
+    # gate takes him to the bar; day 2 begins on the goal (no one-shot move), he arrives and walks
+    # cols 6, 5; day 3 the call flies him home (the day ends); day 4 he arrives.
+    both = simulate_journey(c, loadout(one_shot=["space_gate", "helicopter_call"]), FIGHTER, 10, SEED, 0)
+    assert both["first_order_day"] == 2 and both["completion_day"] == 4
+    assert both["flights"] == {"space_gate": 1, "helicopter_call": 1}
+    assert both["traffic"] == {(6, 0): 1, (5, 0): 1}
+    assert both["deck"]["space_gate"] == 3 and both["deck"]["helicopter_call"] == 4
+    # an unknown or non-one-shot id is refused.
+    with pytest.raises(ValueError):
+        simulate_journey(c, loadout(one_shot=["jetpack"]), FIGHTER, 1, SEED, 0)

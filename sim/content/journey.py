@@ -15,11 +15,12 @@ from sim.content.maps import HexMap, load_map, load_terrain
 JOURNEY_FILE = "journey.toml"
 EVENT_KINDS = ("nothing", "monster", "trap", "skill", "find")
 DANGER_LEVELS = 10
-FIND_KINDS = ("money", "artefact")
+FIND_KINDS = ("money", "artefact", "item")
 
 _BAND = {"min_danger": ("int", True, 0), "max_danger": ("int", True, 0), "weight": ("int", True, 0)}
 SECTIONS = {
-    "journey": {"map": ("str", True, None), "start_base": ("str", True, None), "max_group": ("int", True, 1)},
+    "journey": {"map": ("str", True, None), "start_base": ("str", True, None), "max_group": ("int", True, 1),
+                "military_base": ("str", False, None)},
     "progression": {"influence_start": ("int", True, 0), "reroll_cost": ("int", True, 0),
                     "extra_one_fails": ("bool", True, None), "xp_per_monster_hp": ("int", True, 0),
                     "xp_per_order": ("int", True, 0), "influence_per_order": ("int", True, 0),
@@ -33,7 +34,8 @@ LISTS = {
               "avoid_on": ("int", True, 1), **_BAND},
     "skill_events": {"id": ("str", True, None), "attribute": ("str", True, None), "target": ("int", True, None),
                      "damage_dice": ("int", True, 0), "missed_turns": ("int", True, 0), **_BAND},
-    "finds": {"id": ("str", True, None), "kind": (FIND_KINDS, True, None), "amount": ("int", True, 0), **_BAND},
+    "finds": {"id": ("str", True, None), "kind": (FIND_KINDS, True, None), "amount": ("int", True, 0),
+              "item": ("str", False, None), **_BAND},
     "orders": {"id": ("str", True, None), "destination": ("str", True, None), "reward": ("int", True, 0),
                "step_penalty": ("int", True, 0)},
 }
@@ -115,9 +117,10 @@ def load_journey(content: Content) -> JourneyContent:
     settings.update(_levels(path, raw["progression"]))
     hexmap = load_map(directory / "maps" / f"{settings['map']}.toml", load_terrain(directory if (
         directory / "terrain.toml").is_file() else DEFAULT_DIR))
-    if settings["start_base"] not in {b.id for b in hexmap.bases}:
-        raise ContentError(f"{path}: journey.start_base: '{settings['start_base']}' is not a base of {hexmap.path}; "
-                           f"use one of: {', '.join(b.id for b in hexmap.bases)}")
+    for key in ("start_base", "military_base"):
+        if key in settings and settings[key] not in {b.id for b in hexmap.bases}:
+            raise ContentError(f"{path}: journey.{key}: '{settings[key]}' is not a base of {hexmap.path}; "
+                               f"use one of: {', '.join(b.id for b in hexmap.bases)}")
     attributes = raw.get("attributes", {})
     for name, value in attributes.items():
         if name != "assumed" and (isinstance(value, bool) or not isinstance(value, int)):
@@ -145,6 +148,10 @@ def load_journey(content: Content) -> JourneyContent:
         if ev["attribute"] not in attributes:
             raise ContentError(f"{path}: skill_events[{i}].attribute: '{ev['attribute']}' is not in [attributes] "
                                f"({', '.join(attributes)})")
+    for i, find in enumerate(lists["finds"]):
+        if find["kind"] == "item" and find.get("item") not in content.items:
+            raise ContentError(f"{path}: finds[{i}].item: '{find.get('item')}' is not an item of items.toml; "
+                               f"give `item = \"<id>\"` for a find of kind item")
     points = {p.id for p in hexmap.bases + hexmap.sites}
     for i, order in enumerate(lists["orders"]):
         if order["destination"] not in points:

@@ -29,11 +29,13 @@ class Loadout:
     hp: int | None = None
     movement: tuple = ()
     avoidance: tuple = ()
+    one_shot: tuple = ()
 
     def cards(self):
         """Every card carried, as ``{item_id: count}``."""
         out = {}
-        singles = [self.weapon, *self.mods, self.head, self.body, self.escape_item, *self.movement, *self.avoidance]
+        singles = [self.weapon, *self.mods, self.head, self.body, self.escape_item, *self.movement, *self.avoidance,
+                   *self.one_shot]
         for item_id, n in [(i, 1) for i in singles if i] + list(self.healing) + list(self.explosives):
             out[item_id] = out.get(item_id, 0) + n
         return out
@@ -60,8 +62,8 @@ class Loadout:
                 raise LoadoutError(f"{option}: '{item_id}' is {content.items[item_id]['slot']} armour; "
                                    f"use --{content.items[item_id]['slot']} {item_id}")
         _family(content, "--escape-item", self.escape_item, "escape")
-        for option, ids, family in (("--movement", self.movement, "movement"), ("--avoidance", self.avoidance,
-                                                                                  "avoidance")):
+        for option, ids, family in (("--movement", self.movement, "movement"),
+                                    ("--avoidance", self.avoidance, "avoidance"), ("--one-shot", self.one_shot, "one_shot")):
             for item_id in ids:
                 _family(content, option, item_id, family)
         for option, pairs, family in (("--stims/--medkits", self.healing, "healing"),

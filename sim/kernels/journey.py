@@ -32,19 +32,19 @@ MN_HP, MN_DICE, MN_BONUS, MN_DEFENCE, MN_TROPHY = 0, 1, 2, 3, 4   # monsters
 T_DICE, T_BONUS, T_AVOID_ON = 3, 4, 5          # traps
 S_VALUE, S_TARGET, S_DAMAGE_DICE, S_MISSED = 3, 4, 5, 6           # skill events
 FD_KIND, FD_AMOUNT = 3, 4                      # finds
-FIND_MONEY, FIND_ARTEFACT = 0, 1
+FIND_MONEY, FIND_ARTEFACT, FIND_ITEM = 0, 1, 2  # an item find's amount is the item's index
 O_DEST, O_REWARD, O_PENALTY = 0, 1, 2          # orders
 L_XP, L_HP, L_INFLUENCE = 0, 1, 2              # levels 2..12: experience to reach, rewards (K-04)
 # the shopping list (the starting loadout, in buying order): item, kind, wanted count, value, always, price, slot
 P_ITEM, P_KIND, P_WANTED, P_VALUE, P_ALWAYS, P_PRICE, P_SLOT = range(7)
-(K_FIREARM, K_MOD, K_BODY, K_HEAD, K_ESCAPE, K_MOVEMENT, K_AVOIDANCE, K_HEAL, K_EXPL) = range(9)
+(K_FIREARM, K_MOD, K_BODY, K_HEAD, K_ESCAPE, K_MOVEMENT, K_AVOIDANCE, K_ONE_SHOT, K_HEAL, K_EXPL) = range(10)
 C_ITEM, C_SLOT = 0, 1                          # consumables in discard order (K-05): item, count slot
 
 # --- setup vector: the run's constants
 (SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_INFLUENCE, SU_REROLL_COST, SU_EXTRA_ONE_FAILS,
  SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER,
- SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS) = range(16)
-SETUP_SIZE = 16
+ SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS, SU_HELICOPTER, SU_SPACE_GATE, SU_MILITARY_HEX) = range(19)
+SETUP_SIZE = 19  # SU_HELICOPTER / SU_SPACE_GATE: item indices (-1: not in the content); SU_MILITARY_HEX: -1 none
 MAX_LEVEL = 12
 
 # --- journey state ``js``: the stalker (the second line is derived from what he owns) ...
@@ -211,18 +211,11 @@ def _shop(view, js, plan, sells, base, purchases):
             continue
         if kind == K_MOD and js[OWN0 + plan[0, P_ITEM]] == 0:
             continue  # modifiers only with the firearm they fit (Z-21)
-        while js[deck + item] > 0 and js[MONEY] >= plan[r, P_PRICE]:
-            held = view[plan[r, P_SLOT]] if kind >= K_HEAL else js[OWN0 + item]
-            if held >= plan[r, P_WANTED]:
-                break
+        while js[deck + item] > 0 and js[MONEY] >= plan[r, P_PRICE] and _wants(view, js, plan, r):
             js[MONEY] -= plan[r, P_PRICE]
             js[SPENT] += plan[r, P_PRICE]
-            js[deck + item] -= 1
             purchases[item] += 1
-            if kind >= K_HEAL:
-                view[plan[r, P_SLOT]] += 1
-            else:
-                js[OWN0 + item] += 1
+            _take(view, js, plan, r, deck)
             traded = True
     return traded
 
@@ -355,9 +348,42 @@ def _hex_event(view, js, params, asks, rng, fns, level, tables, setup, used):
             return _skill_event(view, js, params, rng, fns[4], skills[s], setup, used)
     elif kind == FIND:
         f = _band_pick(rng, finds, level)
-        if f >= 0:
+        if f >= 0 and finds[f, FD_KIND] == FIND_ITEM:
+            _found_item(view, js, tables[7], finds[f, FD_AMOUNT], setup, tables[8].shape[1])
+        elif f >= 0:
             js[MONEY if finds[f, FD_KIND] == FIND_MONEY else ARTEFACT] += finds[f, FD_AMOUNT]
     return False
+
+
+@njit(cache=True)
+def _wants(view, js, plan, r):
+    """Whether the stalker wants one more of shopping-list entry ``r``."""
+    held = view[plan[r, P_SLOT]] if plan[r, P_KIND] >= K_HEAL else js[OWN0 + plan[r, P_ITEM]]
+    return held < plan[r, P_WANTED]
+
+
+@njit(cache=True)
+def _take(view, js, plan, r, deck):
+    """One card of entry ``r`` from its deck into the stalker's hands."""
+    js[deck + plan[r, P_ITEM]] -= 1
+    if plan[r, P_KIND] >= K_HEAL:
+        view[plan[r, P_SLOT]] += 1
+    else:
+        js[OWN0 + plan[r, P_ITEM]] += 1
+
+
+@njit(cache=True)
+def _found_item(view, js, plan, item, setup, n_all):
+    """Z-11, Z-14: a found card comes from its deck; kept if the shopping list
+    wants it, otherwise put straight back (nothing changes)."""
+    deck = blocks(n_all)[1]
+    if js[deck + item] <= 0:
+        return
+    for r in range(plan.shape[0]):
+        if plan[r, P_ITEM] == item and _wants(view, js, plan, r):
+            _take(view, js, plan, r, deck)
+            _wear(view, js, plan, setup)
+            return
 
 
 @njit(cache=True)
@@ -383,7 +409,7 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tab
                  used, traffic, deaths_at, purchases):
     """One campaign of up to ``days`` days (Z-34: a day's steps; K-07 missed
     turns; Z-13 a trade ends the day; K-05 the asset limit at the end of a day)."""
-    cost, epicentre, danger, base_of_hex = hexes
+    cost, epicentre, danger, base_of_hex, is_base = hexes
     plan, sells, consumables = tables[7], tables[8], tables[9]
     setup = vectors[0]
     n_all = sells.shape[1]
@@ -392,6 +418,10 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tab
             return
         if js[MISSED] > 0:  # K-07: the day is lost, asset limits included
             js[MISSED] -= 1
+            continue
+        if _fly(js, orders, setup, is_base, n_all):
+            _wear(view, js, plan, setup)
+            _asset_limit(view, js, consumables, setup[SU_ASSET_LIMIT], n_all)
             continue
         penalty = orders[js[ORDER], O_PENALTY]
         budget = setup[SU_STEP_BUDGET] + js[MOVE] - penalty  # Z-25, Z-41
@@ -427,6 +457,26 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tab
         _asset_limit(view, js, consumables, setup[SU_ASSET_LIMIT], n_all)
 
 
+@njit(cache=True)
+def _fly(js, orders, setup, is_base, n_all):
+    """Z-27, Z-28 at the start of a day: a helicopter call to the military base
+    when that is the goal (the card goes back to its deck), else a space gate to
+    the goal's base (the card leaves play). True if he flew: the day is over."""
+    goal = js[CACHE_HEX] if js[CACHE_HEX] >= 0 and setup[SU_RECOVER_LOOT] != 0 else orders[js[ORDER], O_DEST]
+    if js[HEX] == goal:
+        return False
+    heli, gate = setup[SU_HELICOPTER], setup[SU_SPACE_GATE]
+    if heli >= 0 and js[OWN0 + heli] > 0 and goal == setup[SU_MILITARY_HEX]:
+        js[OWN0 + heli] -= 1
+        js[blocks(n_all)[1] + heli] += 1
+    elif gate >= 0 and js[OWN0 + gate] > 0 and is_base[goal] != 0:
+        js[OWN0 + gate] -= 1
+    else:
+        return False
+    js[HEX] = goal
+    return True
+
+
 DEATH_CAP = 10
 """Deaths per trial are counted exactly up to this, the rest in the last bin."""
 
@@ -455,7 +505,7 @@ def _start(view, template, js, plan, setup, deck0):
 
 _TABLES = types.Tuple((types.int64[:, ::1],) * 10)
 _VECTORS = types.UniTuple(types.int64[::1], 2)
-_HEXES = types.UniTuple(types.int64[::1], 4)
+_HEXES = types.UniTuple(types.int64[::1], 5)
 _RUN_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
     types.UniTuple(F.DecisionType, 5), _HEXES, types.int64[:, ::1], types.int64[:, ::1], _TABLES, _VECTORS,

@@ -7,7 +7,8 @@ hex entered, fights are the fights of /work/specs/fight_spec.md (reused from
 ``sim.reference.fight``) with streams that continue across the whole trial and
 hp / items that persist; at bases he sells trophies and artefacts and rebuys
 his starting kit from finite decks, and at each day's end the asset limit
-discards consumables (stage B).  Plain Python on Python ints, stdlib
+discards consumables (stage B); events may give equipment cards, and the
+helicopter call / space gate move him to a base (stage C).  Plain Python on Python ints, stdlib
 only; it exists to cross-check the fast kernel trial by trial, so every random
 number is drawn from its stream in exactly the order the spec gives.
 
@@ -19,7 +20,7 @@ Random streams of a trial (keyed once per trial, never restarted):
 
 Public functions: ``load_journey_content``, ``route_tables``, ``pick``,
 ``weighted_choice``, ``skill_test``, ``fight_on_state``, ``item_index``,
-``full_decks``, ``loadout_cards``, ``shop_settings``, ``asset_limit_setting``,
+``full_decks``, ``loadout_cards``, ``shop_settings``, ``military_base_hex``, ``asset_limit_setting``,
 ``shopping_list``, ``simulate_journey``, ``run_journeys``.
 
 Readings of the spec made here (where it does not say):
@@ -66,11 +67,12 @@ Progression (stage B "Progression (K-04, K-06)"):
 
 Finite decks, shops, ownership, asset limit (stage B, Z-11, Z-12, Z-13, Z-40, K-05):
 
-* No [shops] table in journey.toml: no shop visits at all (nothing is sold or
-  bought anywhere).  With a [shops] table, every base of the map is visited
-  (a base without a list still buys trophies and artefacts, step 1, but
-  sells nothing).  A [shops] key that is not a base of the map, or an item id
-  not in items.toml, raises ValueError.  No [progression] asset_limit: no limit.
+* Only a base listed in [shops] trades (Z-40): a base missing from [shops],
+  or any base when journey.toml has no [shops] table, is no shop and nothing
+  happens there (no sale, no purchase).  A listed base with an empty list
+  still buys trophies and artefacts (step 1) but sells nothing.  A [shops]
+  key that is not a base of the map, or an item id not in items.toml, raises
+  ValueError.  No [progression] asset_limit: no limit.
 * Decks (Z-11): items.toml `deck`, else rules [market] default_deck, minus the
   starting loadout's cards; a loadout needing more than a deck raises
   ValueError (the loadout checker refuses it earlier).  Cards come back to a
@@ -103,6 +105,34 @@ Finite decks, shops, ownership, asset limit (stage B, Z-11, Z-12, Z-13, Z-40, K-
 * Extra per-trial keys (for tests): "owned" (owned cards, non-zero counts),
   "healing" and "explosives" (carried counts at the end, non-zero), "discarded"
   (K-05 discards, {item_id: n}) and "deck" (the decks at the end, every item).
+
+Stage C: equipment finds (Z-11, Z-14), helicopter call and space gate (Z-25, Z-27, Z-28):
+
+* A find of kind "item" is kept only if its deck has a card and the item's
+  shopping-list entry wants more than he holds, with the shopping rules'
+  counts (owned cards; carried healing / explosive counts).  A modifier is
+  wanted only while the loadout firearm is owned, as in shopping.  Kept: +1,
+  deck -1, and the kit is derived from the cards again at once (the day's
+  budget stays fixed for the day, as for a purchase).  Not wanted: Z-14, the
+  card goes straight back (nothing changes).  Empty deck: nothing.  The
+  out-of-combat heal after the event then runs as after any event, so a found
+  medkit may be used at once.  Extra per-trial key "found" ({item_id: n},
+  the cards kept).
+* Loadout "one_shot": a list of items.toml [one_shot] ids (each once); their
+  cards are owned, on the shopping list after the avoidance items (loadout
+  order, wanted 1), in the loot cache, counted by the asset limit (never
+  discarded: not consumables), and bought only where [shops] lists them.
+* The one-shot check runs at the start of every day played (after the K-07
+  missed-day check, before the loop; so before the day's shop visit and
+  before arriving at a goal already reached).  Owning means a count > 0 (a
+  recovered cache may give two; one is used per day).  The helicopter needs
+  journey.toml [journey] military_base (absent: it never flies; not a base of
+  the map: ValueError).  The stalker is set on the base's hex, with no event
+  and no traffic; the arrival (order reward or cache) happens next day in
+  the loop's step (b).  A day ended this way is a day played: the asset
+  limit runs.  Extra per-trial key "flights" ({item_id: n}, the uses).
+* Z-28's "once per game" is the spec's reading: the used card leaves play
+  (deck unchanged); other cards of its deck can still be bought or found.
 """
 
 from __future__ import annotations
@@ -375,7 +405,7 @@ def _check_loadout(content: dict, loadout: dict) -> None:
     """Reject what the fight reference rejects, unknown movement / avoidance items,
     an item twice in a list, and a loadout needing more cards than a deck holds (Z-11)."""
     _prepare_stalker(content, {**loadout, "reputation": 0, "hp": None})
-    for key, table in (("movement", "movement"), ("avoidance", "avoidance")):
+    for key, table in (("movement", "movement"), ("avoidance", "avoidance"), ("one_shot", "one_shot")):
         ids = list(loadout.get(key) or [])
         if len(set(ids)) != len(ids):
             raise ValueError(f"{key} item listed twice: {ids!r}")
@@ -419,11 +449,12 @@ def full_decks(content: dict) -> dict:
 
 def loadout_cards(loadout: dict) -> dict:
     """Every card of the loadout, {item_id: count}: one per firearm, modifier,
-    armour piece, escape, movement and avoidance item; the healing and
-    explosive counts."""
+    armour piece, escape, movement, avoidance and one-shot item (Z-27, Z-28);
+    the healing and explosive counts."""
     out = {}
     singles = [loadout.get("weapon"), *(loadout.get("mods") or []), loadout.get("head"), loadout.get("body"),
-               loadout.get("escape_item"), *(loadout.get("movement") or []), *(loadout.get("avoidance") or [])]
+               loadout.get("escape_item"), *(loadout.get("movement") or []), *(loadout.get("avoidance") or []),
+               *(loadout.get("one_shot") or [])]
     pairs = [(i, 1) for i in singles if i is not None]
     pairs += list((loadout.get("healing") or {}).items()) + list((loadout.get("explosives") or {}).items())
     for item_id, n in pairs:
@@ -431,12 +462,12 @@ def loadout_cards(loadout: dict) -> dict:
     return out
 
 
-def shop_settings(content: dict):
-    """journey.toml [shops] checked (Z-40): {base_id: [item ids]} for every base of
-    the map (missing: []), or None without a [shops] table (no shops at all)."""
+def shop_settings(content: dict) -> dict:
+    """journey.toml [shops] checked (Z-40): {base_id: [item ids]} for the listed bases
+    only (only they trade; {} without a [shops] table: no shops at all)."""
     shops = content["journey"].get("shops")
     if shops is None:
-        return None
+        return {}
     bases = content["map"]["bases"]
     index = item_index(content)
     for base_id, ids in shops.items():
@@ -447,7 +478,19 @@ def shop_settings(content: dict):
         for item_id in ids:
             if item_id not in index:
                 raise ValueError(f"shops.{base_id}: unknown item {item_id!r}")
-    return {base_id: list(shops.get(base_id, [])) for base_id in bases}
+    return {base_id: list(ids) for base_id, ids in shops.items()}
+
+
+def military_base_hex(content: dict):
+    """journey.toml [journey] military_base's hex (Z-27), or None if absent."""
+    base_id = content["journey"]["journey"].get("military_base")
+    if base_id is None:
+        return None
+    bases = content["map"]["bases"]
+    if base_id not in bases:
+        raise ValueError(f"journey.military_base: {base_id!r} is not a base of the map "
+                         f"(bases: {', '.join(bases)})")
+    return bases[base_id]
 
 
 def asset_limit_setting(content: dict):
@@ -460,7 +503,7 @@ def shopping_list(loadout: dict) -> list:
     """The shopping list (stage B "Shopping at a base"): the starting loadout as
     [(item_id, kind, wanted)], kind "card" / "mod" / "healing" / "explosive",
     in buying order: firearm, modifiers, body, head, escape, movement,
-    avoidance, healing items, explosives."""
+    avoidance, one-shot items (stage C), healing items, explosives."""
     out = []
     weapon = loadout.get("weapon")
     if weapon is not None:
@@ -471,6 +514,7 @@ def shopping_list(loadout: dict) -> list:
             out.append((loadout[key], "card", 1))
     out += [(i, "card", 1) for i in loadout.get("movement") or []]
     out += [(i, "card", 1) for i in loadout.get("avoidance") or []]
+    out += [(i, "card", 1) for i in loadout.get("one_shot") or []]  # Z-27, Z-28
     out += [(i, "healing", n) for i, n in (loadout.get("healing") or {}).items()]
     out += [(i, "explosive", n) for i, n in (loadout.get("explosives") or {}).items()]
     return out
@@ -639,6 +683,8 @@ class _Trial:
         self.base_at = {at: base_id for base_id, at in self.map["bases"].items()}
         self.asset_limit = asset_limit_setting(content)
         self.shopping = shopping_list(loadout)
+        self.wants = {item_id: (kind, wanted) for item_id, kind, wanted in self.shopping}
+        self.military_base = military_base_hex(content)  # Z-27
         self.weapon = loadout.get("weapon")
         self.mods = list(loadout.get("mods") or [])
 
@@ -683,6 +729,8 @@ class _Trial:
         self.purchases = {}  # Z-40: {item_id: cards bought}
         self.spent = 0       # G paid in shops
         self.discarded = {}  # K-05: {item_id: cards discarded at the asset limit}
+        self.found = {}      # Z-11: {item_id: cards found and kept}
+        self.flights = {}    # Z-27, Z-28: {item_id: one-shot cards used}
 
     # ---- helpers --------------------------------------------------------
 
@@ -839,9 +887,67 @@ class _Trial:
             self.carried.money += find["amount"]
         elif find["kind"] == "artefact":
             self.carried.artefact_value += find["amount"]
+        elif find["kind"] == "item":
+            self._find_item(find["item"])
         else:
             raise ValueError(f"unknown find kind {find['kind']!r}")
         return True
+
+    def _wanted(self, item_id: str) -> bool:
+        """Whether the shopping list wants one more of ``item_id`` (as in shopping)."""
+        if item_id not in self.wants:
+            return False
+        kind, wanted = self.wants[item_id]
+        if kind == "mod" and not self._owns(self.weapon):
+            return False                       # a modifier only while carrying its firearm
+        return self._count(item_id, kind) < wanted
+
+    def _find_item(self, item_id: str) -> None:
+        """Z-11: an equipment card from its deck; kept if wanted, else Z-14: straight back."""
+        if item_id not in self.deck:
+            raise ValueError(f"find of unknown item {item_id!r}")
+        if self.deck[item_id] <= 0:
+            return                             # an empty deck: nothing
+        if not self._wanted(item_id):
+            return                             # Z-14: back to the deck, nothing changes
+        self.deck[item_id] -= 1
+        kind, _ = self.wants[item_id]
+        c = self.carried
+        if kind == "healing":
+            c.healing[item_id] = c.healing.get(item_id, 0) + 1
+        elif kind == "explosive":
+            c.explosives[item_id] = c.explosives.get(item_id, 0) + 1
+        else:
+            c.owned[item_id] = c.owned.get(item_id, 0) + 1  # the kit is derived from owned cards
+        self.found[item_id] = self.found.get(item_id, 0) + 1
+
+    # ---- helicopter call and space gate (Z-27, Z-28) -------------------------
+
+    def _goal(self):
+        """Step (a): (goal hex, recovering the cache?)."""
+        recovering = self.cache is not None and self.strategy.get("recover_loot", False)
+        goal = self.cache.hex if recovering else self.map["points"][self.orders[self.k]["destination"]]
+        return goal, recovering
+
+    def _one_shot(self) -> bool:
+        """Start of a day played: fly by helicopter (Z-27) or use the space gate (Z-28);
+        returns whether the day ended that way."""
+        goal, _ = self._goal()
+        if self.hex == goal:
+            return False
+        c = self.carried
+        if self._owns("helicopter_call") and goal == self.military_base:
+            self.hex = goal                    # no event, no traffic
+            c.owned["helicopter_call"] -= 1
+            self.deck["helicopter_call"] += 1  # Z-27: the card returns to the deck
+            self.flights["helicopter_call"] = self.flights.get("helicopter_call", 0) + 1
+            return True
+        if self._owns("space_gate") and goal in self.base_at:
+            self.hex = goal
+            c.owned["space_gate"] -= 1         # Z-28: removed from play, the deck unchanged
+            self.flights["space_gate"] = self.flights.get("space_gate", 0) + 1
+            return True
+        return False
 
     # ---- death (step 6; Z-08..Z-10) ------------------------------------
 
@@ -968,10 +1074,13 @@ class _Trial:
     # ---- the campaign ------------------------------------------------------
 
     def _day(self, day: int) -> bool:
-        """Steps 2..6 of one day, with the stage B shop visit (b'); False for a missed day."""
+        """Steps 2..6 of one day, with the stage B shop visit (b') and the stage C one-shot
+        move before the loop; False for a missed day."""
         if self.missed > 0:                    # 2. K-07
             self.missed -= 1
             return False
+        if self._one_shot():                   # Z-27, Z-28: the day ends (the asset limit still runs)
+            return True
         # 3. Z-25, Z-26, Z-34: the day's budgets, fixed for the day.
         base_budget = self.content["rules"]["stalker"]["step_budget"]
         penalty = self.orders[self.k].get("step_penalty", 0)
@@ -980,8 +1089,7 @@ class _Trial:
         spent = 0
         while True:                            # 4.
             # (a) goal
-            recovering = self.cache is not None and self.strategy.get("recover_loot", False)
-            goal = self.cache.hex if recovering else self.map["points"][self.orders[self.k]["destination"]]
+            goal, recovering = self._goal()
             # (b) arrive (step 5), then go on
             if self.hex == goal:
                 self._arrive(day, recovering)
@@ -989,7 +1097,7 @@ class _Trial:
                     return True
                 continue
             # (b') Z-12, Z-40: on a base, shop; Z-13: a sale or a purchase ends the day.
-            if self.shops is not None and self.hex in self.base_at:
+            if self.base_at.get(self.hex) in self.shops:  # only a base listed in [shops] trades
                 if self._shop(self.base_at[self.hex]):
                     return True
             # (c) next hop / day-end check
@@ -1045,6 +1153,8 @@ class _Trial:
             "explosives": _nonzero(c.explosives),
             "discarded": _nonzero(self.discarded),   # K-05
             "deck": dict(self.deck),                 # Z-11
+            "found": _nonzero(self.found),           # Z-11, Z-14: find cards kept
+            "flights": _nonzero(self.flights),       # Z-27, Z-28: one-shot cards used
         }
         return record
 

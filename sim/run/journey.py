@@ -40,11 +40,13 @@ JOURNEY_STRATEGIES = {
 }
 
 
-def get_journey_strategy(name: str) -> JourneyStrategy:
-    if name not in JOURNEY_STRATEGIES:
-        raise LoadoutError(f"--strategy: unknown journey strategy '{name}'; use one of: "
-                           f"{', '.join(JOURNEY_STRATEGIES)}")
-    return JOURNEY_STRATEGIES[name]
+def get_journey_strategy(spec: str) -> JourneyStrategy:
+    """A built-in journey strategy by name, or ``FILE.py:NAME`` from a user's file
+    (a ``JourneyStrategy`` whose ``fight`` may itself be ``FILE.py:NAME``)."""
+    try:
+        return strategies.load(spec, JOURNEY_STRATEGIES, JourneyStrategy)
+    except strategies.StrategyError as exc:
+        raise LoadoutError(f"--strategy: {exc}") from None
 
 
 def _hex_index(hexmap, at):
@@ -63,11 +65,12 @@ def map_arrays(hexmap, danger_weight, shops=None):
                 neighbours[_hex_index(hexmap, (col, row)), k] = _hex_index(hexmap, at)
     cost, danger, epicentre = (np.array(a.ravel(), dtype=np.int64) for a in (hexmap.cost, hexmap.danger,
                                                                              hexmap.epicentre))
-    base_of_hex = np.full(n_hex, -1, np.int64)
+    base_of_hex, is_base = np.full(n_hex, -1, np.int64), np.zeros(n_hex, np.int64)
     for b, base in enumerate(hexmap.bases):
+        is_base[_hex_index(hexmap, base.at)] = 1
         if shops is not None and base.id in shops:
             base_of_hex[_hex_index(hexmap, base.at)] = b
-    return (cost, epicentre, danger, base_of_hex), next_hops(neighbours, cost + danger_weight * danger)
+    return (cost, epicentre, danger, base_of_hex, is_base), next_hops(neighbours, cost + danger_weight * danger)
 
 
 def _banded(rows, extra):
@@ -95,10 +98,11 @@ def shopping_tables(content: Content, loadout: Loadout, template, hexmap, shops)
     single = [(loadout.weapon, J.K_FIREARM, "dice"), *((m, J.K_MOD, "bonus") for m in loadout.mods),
               (loadout.body, J.K_BODY, "defence"), (loadout.head, J.K_HEAD, "defence"),
               (loadout.escape_item, J.K_ESCAPE, "reputation"), *((m, J.K_MOVEMENT, "steps") for m in loadout.movement),
-              *((a, J.K_AVOIDANCE, "avoid_on") for a in loadout.avoidance)]
+              *((a, J.K_AVOIDANCE, "avoid_on") for a in loadout.avoidance),
+              *((o, J.K_ONE_SHOT, None) for o in loadout.one_shot)]
     for item_id, kind, value in single:
         if item_id:
-            rows.append([ids.index(item_id), kind, 1, items[item_id][value],
+            rows.append([ids.index(item_id), kind, 1, items[item_id][value] if value else 0,
                          int(items[item_id].fields.get("always", False)), items[item_id]["price"], -1])
     for pairs, kind in ((loadout.healing, J.K_HEAL), (loadout.explosives, J.K_EXPL)):
         for item_id, n in pairs:
@@ -126,7 +130,9 @@ def journey_tables(content: Content, journey: JourneyContent, setup):
     traps = _banded(journey.traps, lambda r: [r["dice"], r["bonus"], r["avoid_on"]])
     skills = _banded(journey.skill_events, lambda r: [journey.attributes[r["attribute"]], r["target"],
                                                       r["damage_dice"], r["missed_turns"]])
-    finds = _banded(journey.finds, lambda r: [FIND_KINDS.index(r["kind"]), r["amount"]])
+    item_ids = list(content.items)
+    finds = _banded(journey.finds, lambda r: [FIND_KINDS.index(r["kind"]),
+                                              item_ids.index(r["item"]) if r["kind"] == "item" else r["amount"]])
     weights = np.array([journey.events[k] for k in EVENT_KINDS], dtype=np.int64)
     levels = np.array([journey.settings[k] for k in LEVEL_LISTS], dtype=np.int64).T
     return tuple(np.ascontiguousarray(t) for t in (weights, groups, monsters, traps, skills, finds, levels))
@@ -238,6 +244,11 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     setup[J.SU_ASSET_LIMIT] = progression.get("asset_limit", -1)
     setup[J.SU_MODIFIER_CAP] = content.rules["fight"]["modifier_cap"]
     setup[J.SU_DAMAGE_BONUS] = content.characters[loadout.character]["damage_bonus"]
+    item_ids = list(content.items)
+    for slot, effect in ((J.SU_HELICOPTER, "to_military_base"), (J.SU_SPACE_GATE, "to_any_base")):  # Z-27, Z-28
+        setup[slot] = next((item_ids.index(e.id) for e in content.family("one_shot") if e["effect"] == effect), -1)
+    military = journey.settings.get("military_base")
+    setup[J.SU_MILITARY_HEX] = _hex_index(hexmap, hexmap.point(military)) if military else -1
     setup[J.SU_XP_PER_HP] = progression["xp_per_monster_hp"]
     setup[J.SU_XP_PER_ORDER] = progression["xp_per_order"]
     setup[J.SU_INFLUENCE_PER_ORDER] = progression["influence_per_order"]
