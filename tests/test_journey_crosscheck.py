@@ -30,6 +30,8 @@ SCENARIOS = {
     "helicopter_gate": ({"weapon": "ak47", "body": "vest", "healing": {"stimulator": 1, "medkit": 1},
                          "one_shot": ["helicopter_call", "space_gate"]},
                         {"fight": "fighter", "danger_weight": 0, "recover_loot": True}, 30),
+    "nearest_orders": ({"weapon": "ak47", "healing": {"stimulator": 2}},
+                       {"fight": "fighter", "danger_weight": 2, "recover_loot": True, "order_choice": "nearest"}, 30),
     "mazhor_dosimeter": ({"character": "mazhor", "weapon": "ak47", "avoidance": ["dosimeter"],
                           "healing": {"army_medkit": 2}}, {"fight": "fighter", "danger_weight": 0,
                                                            "recover_loot": True}, 12),
@@ -49,7 +51,7 @@ def test_kernel_equals_reference(name, content, ref_content):
     n, seed = 400, 17
     kernel = simulate_journey(content, loadout_from_dict(loadout),
                               JourneyStrategy(name, "", strategy["fight"], strategy["danger_weight"],
-                                              strategy["recover_loot"]),
+                                              strategy["recover_loot"], strategy.get("order_choice", "listed")),
                               days=days, trials=n, seed=seed)
     reference = ref.run_journeys(ref_content, loadout, strategy, days, seed, n)
     assert int(kernel.counts[0]) == reference["counts"]["completed"]

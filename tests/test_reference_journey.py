@@ -1135,3 +1135,80 @@ def test_z28_space_gate_is_used_once(tmp_path):
     # an unknown or non-one-shot id is refused.
     with pytest.raises(ValueError):
         simulate_journey(c, loadout(one_shot=["jetpack"]), FIGHTER, 1, SEED, 0)
+
+
+# --------------------------------------------------------------------------
+# Stage D: which order to take (strategy "order_choice")
+# --------------------------------------------------------------------------
+
+NEAREST = {**FIGHTER, "order_choice": "nearest"}
+# LINE, cordon at col 0: "far" at col 7 is listed first, "near" at col 2 second.
+FAR_NEAR = ({"id": "far", "destination": "far", "reward": 1000, "step_penalty": 0},
+            {"id": "near", "destination": "near", "reward": 300, "step_penalty": 0})
+FAR_NEAR_SITES = (("far", (7, 0)), ("near", (2, 0)))
+
+
+def test_z41_nearest_order_first(tmp_path):
+    c = make_content(tmp_path, LINE, sites=FAR_NEAR_SITES, orders=FAR_NEAR)
+    # From col 0: dist[near] = 2 + 2 = 4, dist[far] = 2 + 2 + 3 + 1 + 4 + 2 + 1 = 15: near first.
+    # Day 1: cols 1, 2 (4), arrives at "near"; then "far" from col 2: col 3 would make 7 > 6.
+    # Day 2: cols 3, 4 (4); day 3: cols 5, 6 (6); day 4: col 7, arrives.
+    res = simulate_journey(c, loadout(), NEAREST, 10, SEED, 0)
+    assert res["completed"] and res["completion_day"] == 4
+    assert res["first_order_day"] == 1 and res["orders_done"] == 2
+    assert res["traffic"] == {(i, 0): 1 for i in range(1, 8)}
+    assert res["money"] == 1000 + 300 + 1000 and res["reputation"] == 2
+    day1 = simulate_journey(c, loadout(), NEAREST, 1, SEED, 0)
+    assert day1["orders_done"] == 1 and day1["money"] == 1000 + 300
+    # Ties: the earliest in journey.toml order.  Cordon at col 2 of 5 road hexes, "west" at col 0 and
+    # "east" at col 4, both 2 away: the first listed is taken first, then the other (4 away), all on day 1.
+    five = ["R R R R R"]
+    kw = dict(bases=(("cordon", (2, 0)),), sites=(("west", (0, 0)), ("east", (4, 0))))
+    we = ({"id": "w", "destination": "west", "reward": 100, "step_penalty": 0},
+          {"id": "e", "destination": "east", "reward": 100, "step_penalty": 0})
+    c = make_content(tmp_path, five, orders=we, name="we", **kw)
+    res = simulate_journey(c, loadout(), NEAREST, 3, SEED, 0)
+    assert res["completion_day"] == 1
+    assert res["traffic"] == {(1, 0): 2, (0, 0): 1, (2, 0): 1, (3, 0): 1, (4, 0): 1}
+    c = make_content(tmp_path, five, orders=we[::-1], name="ew", **kw)
+    res = simulate_journey(c, loadout(), NEAREST, 3, SEED, 0)
+    assert res["completion_day"] == 1
+    assert res["traffic"] == {(3, 0): 2, (4, 0): 1, (2, 0): 1, (1, 0): 1, (0, 0): 1}
+    # After a death the held order is kept.  Cordon at col 3, a deadly pit at col 1; orders "a" (col 2),
+    # "b" (col 0), "c" (col 5).  From col 3: a (1) < c (2) < b (3): a; from col 2: b (2) < c (3): b.
+    # On the way to b he dies at col 1; the replacement (at col 3, where c would be nearer) keeps b and
+    # dies there again every day; c is never taken.
+    traps = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 7, "min_danger": 1, "max_danger": 9, "weight": 1},)
+    abc = ({"id": "a", "destination": "a", "reward": 100, "step_penalty": 0},
+           {"id": "b", "destination": "b", "reward": 100, "step_penalty": 0},
+           {"id": "c", "destination": "c", "reward": 100, "step_penalty": 0})
+    c = make_content(tmp_path, ["R R R R R R"], danger=["0 1 0 0 0 0"], bases=(("cordon", (3, 0)),),
+                     sites=(("a", (2, 0)), ("b", (0, 0)), ("c", (5, 0))), orders=abc,
+                     events={"nothing": level(0), "trap": level(1)}, traps=traps, name="abc")
+    res = simulate_journey(c, loadout(), {**NEAREST, "recover_loot": False}, 3, SEED, 0)
+    assert res["orders_done"] == 1 and res["first_order_day"] == 1
+    assert res["deaths"] == 3 and res["deaths_at"] == {(1, 0): 3}
+    assert res["traffic"] == {(2, 0): 3, (1, 0): 3}
+
+
+def test_z41_listed_orders_in_file_order(tmp_path):
+    c = make_content(tmp_path, LINE, sites=FAR_NEAR_SITES, orders=FAR_NEAR)
+    # "far" first although "near" is nearer: days 1-4 out to col 7 (as test_z34), arriving with 1 step
+    # spent; back to col 2 (entering cols 6..2 costs 2 4 1 3 2): day 4: col 6 (3); day 5: cols 5, 4 (5);
+    # day 6: cols 3, 2 (5), arrives.
+    expected = {(1, 0): 1, (7, 0): 1, **{(i, 0): 2 for i in range(2, 7)}}
+    for strategy in (FIGHTER, {**FIGHTER, "order_choice": "listed"}):  # "listed" is the default
+        res = simulate_journey(c, loadout(), strategy, 10, SEED, 0)
+        assert res["completed"] and res["completion_day"] == 6
+        assert res["first_order_day"] == 4 and res["orders_done"] == 2
+        assert res["traffic"] == expected
+        assert res["money"] == 1000 + 1000 + 300
+    partial = simulate_journey(c, loadout(), FIGHTER, 4, SEED, 0)
+    assert partial["orders_done"] == 1 and partial["money"] == 1000 + 1000
+    # the aggregate agrees, and an unknown choice is refused.
+    agg = run_journeys(c, loadout(), {**FIGHTER, "order_choice": "listed"}, 10, SEED, 3)
+    assert agg["completion_day"] == {6: 3}
+    with pytest.raises(ValueError):
+        simulate_journey(c, loadout(), {**FIGHTER, "order_choice": "random"}, 10, SEED, 0)
+    with pytest.raises(ValueError):
+        run_journeys(c, loadout(), {**FIGHTER, "order_choice": None}, 10, SEED, 1)

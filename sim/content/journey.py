@@ -27,6 +27,7 @@ SECTIONS = {
                     "asset_limit": ("int", False, 0)},
 }
 MAX_LEVEL = 12  # K-04
+MAX_ORDERS = 62  # a campaign's orders (the kernel keeps the done ones as bits)
 LEVEL_LISTS = ("level_xp", "level_hp", "level_influence")  # [progression] rewards of levels 2..12
 LISTS = {
     "monster_groups": {"monsters": ("list", True, None), **_BAND},
@@ -166,8 +167,8 @@ def load_journey(content: Content) -> JourneyContent:
             bad = [i for i in items if i not in content.items] if isinstance(items, list) else items
             raise ContentError(f"{path}: shops.{base}: unknown item ids {bad!r}; use ids of items.toml")
     settings["shops"] = MappingProxyType({b: tuple(v) for b, v in shops.items()})
-    if not lists["orders"]:
-        raise ContentError(f"{path}: orders: none defined; add at least one [[orders]] table")
+    if not 1 <= len(lists["orders"]) <= MAX_ORDERS:
+        raise ContentError(f"{path}: orders: {len(lists['orders'])} defined; give 1..{MAX_ORDERS} [[orders]] tables")
     return JourneyContent(path, hexmap, MappingProxyType(settings), MappingProxyType(attributes),
                           MappingProxyType({k: tuple(events[k]) for k in EVENT_KINDS}),
                           lists["monster_groups"], lists["traps"], lists["skill_events"], lists["finds"],

@@ -43,8 +43,9 @@ C_ITEM, C_SLOT = 0, 1                          # consumables in discard order (K
 # --- setup vector: the run's constants
 (SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_INFLUENCE, SU_REROLL_COST, SU_EXTRA_ONE_FAILS,
  SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER,
- SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS, SU_HELICOPTER, SU_SPACE_GATE, SU_MILITARY_HEX) = range(19)
-SETUP_SIZE = 19  # SU_HELICOPTER / SU_SPACE_GATE: item indices (-1: not in the content); SU_MILITARY_HEX: -1 none
+ SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS, SU_HELICOPTER, SU_SPACE_GATE, SU_MILITARY_HEX,
+ SU_ORDER_CHOICE) = range(20)
+SETUP_SIZE = 20  # SU_HELICOPTER / SU_SPACE_GATE: item indices (-1: not in the content); SU_MILITARY_HEX: -1 none
 MAX_LEVEL = 12
 
 # --- journey state ``js``: the stalker (the second line is derived from what he owns) ...
@@ -54,9 +55,9 @@ ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE = range(5,
 CACHE_HEX, CACHE_MONEY, CACHE_TROPHY, CACHE_ARTEFACT = range(12, 16)
 # ... the campaign ...
 (INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS, DEATH_DAY, XP, LEVEL,
- MISSIONS, LEVEL_HP_GAINED, SPENT) = range(16, 30)
+ MISSIONS, LEVEL_HP_GAINED, SPENT, DONE_MASK) = range(16, 31)
 # ... then blocks at these offsets (``n_all`` items of items.toml, ``n_items`` consumable types):
-OWN0 = 30  # cards owned, per item; then the cache's owned cards, the decks, the cache's consumable counts
+OWN0 = 31  # cards owned, per item; then the cache's owned cards, the decks, the cache's consumable counts
 
 
 @njit(inline="always", cache=True)
@@ -387,7 +388,23 @@ def _found_item(view, js, plan, item, setup, n_all):
 
 
 @njit(cache=True)
-def _complete_order(view, js, orders, levels, setup, day):
+def _next_order(js, orders, dist, setup):
+    """Z-41, the strategy's choice: the first order not done yet, or the nearest
+    one (least route weight from here; the earliest on ties)."""
+    best, best_dist = -1, 0
+    for k in range(orders.shape[0]):
+        if js[DONE_MASK] & (1 << k):
+            continue
+        if setup[SU_ORDER_CHOICE] == 0:
+            return k
+        d = dist[orders[k, O_DEST], js[HEX]]
+        if best < 0 or d < best_dist:
+            best, best_dist = k, d
+    return best
+
+
+@njit(cache=True)
+def _complete_order(view, js, orders, dist, levels, setup, day):
     """Z-41: the order pays its reward and +1 reputation (harder escapes, Z-33),
     experience and Influence (K-06, K-08); the next order is taken."""
     k = js[ORDER]
@@ -397,15 +414,17 @@ def _complete_order(view, js, orders, levels, setup, day):
     js[INFLUENCE] += setup[SU_INFLUENCE_PER_ORDER]
     _gain_xp(view, js, levels, setup[SU_XP_PER_ORDER])
     js[ORDERS_DONE] += 1
+    js[DONE_MASK] |= 1 << k
     if js[FIRST_DAY] == 0:
         js[FIRST_DAY] = day
-    js[ORDER] = k + 1
-    if js[ORDER] == orders.shape[0]:
+    if js[ORDERS_DONE] == orders.shape[0]:
         js[DONE_DAY] = day
+    else:
+        js[ORDER] = _next_order(js, orders, dist, setup)
 
 
 @njit(cache=True)
-def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tables, vectors,
+def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors,
                  used, traffic, deaths_at, purchases):
     """One campaign of up to ``days`` days (Z-34: a day's steps; K-07 missed
     turns; Z-13 a trade ends the day; K-05 the asset limit at the end of a day)."""
@@ -413,8 +432,9 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tab
     plan, sells, consumables = tables[7], tables[8], tables[9]
     setup = vectors[0]
     n_all = sells.shape[1]
+    js[ORDER] = _next_order(js, orders, dist, setup)
     for day in range(1, days + 1):
-        if js[ORDER] == orders.shape[0]:
+        if js[ORDERS_DONE] == orders.shape[0]:
             return
         if js[MISSED] > 0:  # K-07: the day is lost, asset limits included
             js[MISSED] -= 1
@@ -434,8 +454,8 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tab
                 if recovering:
                     _recover_cache(view, js, plan, setup, n_all)
                     continue
-                _complete_order(view, js, orders, tables[6], setup, day)
-                if js[ORDER] == orders.shape[0]:
+                _complete_order(view, js, orders, dist, tables[6], setup, day)
+                if js[ORDERS_DONE] == orders.shape[0]:
                     return
                 continue
             base = base_of_hex[js[HEX]]
@@ -508,14 +528,15 @@ _VECTORS = types.UniTuple(types.int64[::1], 2)
 _HEXES = types.UniTuple(types.int64[::1], 5)
 _RUN_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
-    types.UniTuple(F.DecisionType, 5), _HEXES, types.int64[:, ::1], types.int64[:, ::1], _TABLES, _VECTORS,
+    types.UniTuple(F.DecisionType, 5), _HEXES, types.int64[:, ::1], types.int64[:, ::1], types.int64[:, ::1],
+    _TABLES, _VECTORS,
     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.float64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
 )
 
 
 @njit(_RUN_SIG, parallel=True, cache=True)
-def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, orders, tables,
+def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, dist, orders, tables,
                  vectors, counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums,
                  used, traffic, deaths_at, purchases):
     """Campaign trials ``trial_start ..``; adds ``counts`` (completed, no death),
@@ -552,9 +573,9 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
                 start_stream(rng, stream, base, stream)
             rng[F.TRIAL_BASE] = base
             rng[F.ESCAPE_KEYED] = 1
-            journey_once(view, js, params, asks, rng, fns, days, hexes, hop, orders, tables, vectors,
+            journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors,
                          u_b[b], t_b[b], d_b[b], p_b[b])
-            c_b[b, 0] += js[ORDER] == orders.shape[0]
+            c_b[b, 0] += js[ORDERS_DONE] == orders.shape[0]
             c_b[b, 1] += js[DEATHS] == 0
             dh_b[b, js[DONE_DAY] if js[DONE_DAY] > 0 else days + 1] += 1
             fh_b[b, js[FIRST_DAY] if js[FIRST_DAY] > 0 else days + 1] += 1

@@ -10,13 +10,15 @@ UNREACHED = 1 << 60
 
 @njit(cache=True)
 def next_hops(neighbours, weight):
-    """``next_hop[g, h]``: the neighbour of ``h`` to enter on a least-weight way to ``g``
-    (-1 at ``g``), where entering hex ``n`` weighs ``weight[n]``; the first such
-    neighbour in ``neighbours`` order on ties. Dijkstra from every goal."""
+    """``(next_hop, dist)``: ``dist[g, h]`` the least total weight of the hexes
+    entered on a way from ``h`` to ``g``, where entering hex ``n`` weighs
+    ``weight[n]``; ``next_hop[g, h]`` the neighbour of ``h`` to enter on such a
+    way (-1 at ``g``), the first in ``neighbours`` order on ties. Dijkstra from every goal."""
     n_hex = neighbours.shape[0]
     hop = np.full((n_hex, n_hex), -1, np.int64)
-    dist = np.empty(n_hex, np.int64)
+    all_dist = np.empty((n_hex, n_hex), np.int64)
     for goal in range(n_hex):
+        dist = all_dist[goal]
         dist[:] = UNREACHED
         dist[goal] = 0
         heap = [(np.int64(0), np.int64(goal))]
@@ -38,4 +40,4 @@ def next_hops(neighbours, weight):
                 if n >= 0 and dist[n] < UNREACHED and weight[n] + dist[n] < best:
                     best = weight[n] + dist[n]
                     hop[goal, h] = n
-    return hop
+    return hop, all_dist

@@ -133,6 +133,20 @@ Stage C: equipment finds (Z-11, Z-14), helicopter call and space gate (Z-25, Z-2
   limit runs.  Extra per-trial key "flights" ({item_id: n}, the uses).
 * Z-28's "once per game" is the spec's reading: the used card leaves play
   (deck unchanged); other cards of its deck can still be bought or found.
+
+Stage D: which order to take (strategy "order_choice"):
+
+* "listed" (the default, also when the key is absent): the first order not yet
+  completed in journey.toml order, as before.  "nearest": the not-yet-completed
+  order whose destination d has the least dist[d][hex] (the strategy's route
+  tables; hex = where the stalker stands), ties: the earliest in journey.toml
+  order.  Any other value raises ValueError.
+* The choice is made at the campaign's start (hex = the start base) and right
+  after each completed order (hex = that order's destination), before the loop
+  goes on; so a next order whose destination is that same hex is completed at
+  once.  After a death the held order is kept (Z-09), whatever the new hex.
+* A destination the route tables cannot reach from hex counts as farther than
+  every reachable one (if none is reachable, the earliest in file order).
 """
 
 from __future__ import annotations
@@ -168,6 +182,8 @@ EVENT = 3
 TRAP = 4
 SKILL = 5
 N_STREAMS = 6
+
+ORDER_CHOICES = ("listed", "nearest")  # stage D: strategy "order_choice", the first is the default
 
 # Z-39: event kinds, in the spec's order (the order of the weighted choice).
 EVENT_KINDS = ("nothing", "monster", "trap", "skill", "find")
@@ -526,6 +542,9 @@ def _check_strategy(strategy: dict) -> None:
     dw = strategy.get("danger_weight")
     if not isinstance(dw, int) or isinstance(dw, bool) or dw < 0:
         raise ValueError(f"danger_weight must be a non-negative int, got {dw!r}")
+    choice = strategy.get("order_choice", ORDER_CHOICES[0])
+    if choice not in ORDER_CHOICES:
+        raise ValueError(f"unknown order_choice {choice!r} (expected one of {', '.join(ORDER_CHOICES)})")
 
 
 # --------------------------------------------------------------------------
@@ -699,7 +718,9 @@ class _Trial:
         self.missed = 0
         self.level = 1   # K-04: a new stalker is level 1 with 0 xp
         self.xp = 0
-        self.k = 0
+        self.order_choice = strategy.get("order_choice", ORDER_CHOICES[0])  # stage D
+        self.done = [False] * len(self.orders)  # which orders are completed
+        self.k = self._choose_order()           # the order held (index into self.orders)
         # The starting stalker owns the loadout's cards and carries its consumables.
         cards = loadout_cards(loadout)
         consumable = {**dict.fromkeys(loadout.get("healing") or {}), **dict.fromkeys(loadout.get("explosives") or {})}
@@ -733,6 +754,22 @@ class _Trial:
         self.flights = {}    # Z-27, Z-28: {item_id: one-shot cards used}
 
     # ---- helpers --------------------------------------------------------
+
+    def _choose_order(self):
+        """Stage D: the next order to take from self.hex, or None if all are completed."""
+        left = [i for i, done in enumerate(self.done) if not done]
+        if not left:
+            return None
+        if self.order_choice == "listed":
+            return left[0]
+        # "nearest": least dist[d][hex] (unreachable: after every reachable one), ties: file order.
+        points = self.map["points"]
+
+        def key(i):
+            d = self.dist[points[self.orders[i]["destination"]]].get(self.hex)
+            return (d is None, d if d is not None else 0, i)
+
+        return min(left, key=key)
 
     # ---- ownership (stage B "Ownership and what it gives") -------------
 
@@ -994,8 +1031,9 @@ class _Trial:
         self.orders_done += 1
         if self.first_order_day is None:
             self.first_order_day = day
-        self.k += 1
-        if self.k == len(self.orders):
+        self.done[self.k] = True
+        self.k = self._choose_order()          # stage D: from the destination just reached
+        if self.k is None:                     # all orders completed
             self.completed = True
             self.completion_day = day
 

@@ -15,6 +15,7 @@ from sim.kernels import journey as J
 from sim.kernels.route import next_hops
 from sim.run.fight import fight_template
 
+ORDER_CHOICES = ("listed", "nearest")
 AVOID_BASELINE = 4  # Z-30 [G]: item thresholds are stated for an event "avoided on 4+"
 
 
@@ -29,12 +30,19 @@ class JourneyStrategy:
     fight: str
     danger_weight: int
     recover_loot: bool
+    order_choice: str = "listed"
+    """Z-41: "listed" takes orders in journey.toml order; "nearest" the closest one not yet done."""
+
+    def __post_init__(self):
+        if self.order_choice not in ORDER_CHOICES:
+            raise LoadoutError(f"journey strategy {self.name}: order_choice '{self.order_choice}'; "
+                               f"use one of: {', '.join(ORDER_CHOICES)}")
 
 
 JOURNEY_STRATEGIES = {
     s.name: s for s in (
         JourneyStrategy("cautious", "walks around danger (3 steps per danger level), flees lost fights, "
-                        "recovers loot", "runner", 3, True),
+                        "recovers loot, takes the nearest order", "runner", 3, True, "nearest"),
         JourneyStrategy("greedy", "takes the fewest steps, fights everything, recovers loot", "fighter", 0, True),
     )
 }
@@ -70,7 +78,8 @@ def map_arrays(hexmap, danger_weight, shops=None):
         is_base[_hex_index(hexmap, base.at)] = 1
         if shops is not None and base.id in shops:
             base_of_hex[_hex_index(hexmap, base.at)] = b
-    return (cost, epicentre, danger, base_of_hex, is_base), next_hops(neighbours, cost + danger_weight * danger)
+    hop, dist = next_hops(neighbours, cost + danger_weight * danger)
+    return (cost, epicentre, danger, base_of_hex, is_base), hop, dist
 
 
 def _banded(rows, extra):
@@ -254,7 +263,8 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     setup[J.SU_INFLUENCE_PER_ORDER] = progression["influence_per_order"]
     plan, sells, consumables, deck0 = shopping_tables(content, loadout, template, hexmap, journey.settings["shops"])
     tables = journey_tables(content, journey, setup) + (plan, sells, consumables)
-    hexes, hop = map_arrays(hexmap, strategy.danger_weight, journey.settings["shops"])
+    hexes, hop, dist = map_arrays(hexmap, strategy.danger_weight, journey.settings["shops"])
+    setup[J.SU_ORDER_CHOICE] = ORDER_CHOICES.index(strategy.order_choice)
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)
     n_orders, n_hex = len(journey.orders), hexes[0].size
@@ -270,7 +280,7 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
         n = min(chunk, trials - done)
         start = time.perf_counter()
         J.run_journeys(seed, trial_start + done, n, days, template, params, fight.asks(), fight.decisions(),
-                       hexes, hop, orders, tables, (setup, deck0),
+                       hexes, hop, dist, orders, tables, (setup, deck0),
                        counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums,
                        used, traffic, deaths_at, purchases)
         elapsed += time.perf_counter() - start
