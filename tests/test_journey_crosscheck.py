@@ -68,6 +68,8 @@ def test_kernel_equals_reference(name, content, ref_content):
     assert {lv: int(c) for lv, c in enumerate(kernel.level_hist) if c} == reference["levels"]  # K-04
     assert kernel.sums[3] == reference["missions"]
     assert kernel.sums[4] == reference["spent"]  # Z-11..Z-13, Z-40
+    assert kernel.sums[5] == sum(d * c for d, c in reference["deaths"].items())
+    assert kernel.sums[6] == sum(d * d * c for d, c in reference["deaths"].items())
     assert {k: round(v * n) for k, v in kernel.purchases.items()} == {k: v for k, v in reference["purchases"].items()
                                                                       if v}
     assert {k: round(v * n) for k, v in kernel.items_used.items()} == reference["used"]

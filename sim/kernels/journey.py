@@ -542,7 +542,8 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     """Campaign trials ``trial_start ..``; adds ``counts`` (completed, no death),
     histograms of the completion day, first order day and first death day
     (``days + 1``: never), of orders done, deaths and final level, ``sums``
-    (money, money squared, kills, missions past level 12, money spent), items
+    (money, money squared, kills, missions past level 12, money spent, deaths,
+    deaths squared), items
     used, per-hex traffic and deaths, and purchases per item. Integer sums
     (money as exact floats): the same for any thread count or chunking."""
     n_blocks = (n_trials + F.BLOCK - 1) // F.BLOCK
@@ -588,6 +589,8 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
             s_b[b, 2] += js[KILLS]
             s_b[b, 3] += js[MISSIONS]
             s_b[b, 4] += js[SPENT]
+            s_b[b, 5] += js[DEATHS]
+            s_b[b, 6] += js[DEATHS] * js[DEATHS]
     counts += c_b.sum(axis=0)
     done_hist += dh_b.sum(axis=0)
     first_hist += fh_b.sum(axis=0)

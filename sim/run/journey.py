@@ -200,14 +200,18 @@ class JourneyResult:
         days = np.arange(self.done_hist.size)
         completed = int(self.counts[0])
         money_lo, money_hi = mean_interval(self.sums[0], self.sums[1], self.trials)
-        deaths = np.arange(self.deaths_hist.size)
+        done = self.done_hist[:-1]
+        days_ci = mean_interval(float(done @ days[:-1]), float(done @ days[:-1] ** 2), completed)
+        deaths_ci = mean_interval(self.sums[5], self.sums[6], self.trials)
         return {
             **self.probabilities,
             "ci95": {k: list(v) for k, v in self.ci95.items()},
             "mean_days_to_complete": float(self.done_hist[:-1] @ days[:-1]) / completed if completed else None,
             "days_to_complete": {int(d): int(c) for d, c in zip(days[:-1], self.done_hist[:-1]) if c},
             "mean_orders_done": float(self.orders_hist @ np.arange(self.orders_hist.size)) / self.trials,
-            "mean_deaths": float(self.deaths_hist @ deaths) / self.trials,
+            "days_to_complete_ci95": list(days_ci) if completed > 1 else None,
+            "mean_deaths": self.sums[5] / self.trials,
+            "deaths_ci95": list(deaths_ci),
             "mean_money": self.sums[0] / self.trials,
             "money_ci95": [money_lo, money_hi],
             "mean_kills": self.sums[2] / self.trials,
@@ -268,7 +272,7 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)
     n_orders, n_hex = len(journey.orders), hexes[0].size
-    counts, sums = np.zeros(2, np.int64), np.zeros(5)
+    counts, sums = np.zeros(2, np.int64), np.zeros(7)
     purchases = np.zeros(len(content.items), np.int64)
     level_hist = np.zeros(J.MAX_LEVEL + 1, np.int64)
     done_hist, first_hist, death_day_hist = (np.zeros(days + 2, np.int64) for _ in range(3))
