@@ -19,6 +19,7 @@ from sim.reference.journey import (
     TRAP,
     load_journey_content,
     pick,
+    progression_settings,
     route_tables,
     run_journeys,
     simulate_journey,
@@ -1212,3 +1213,102 @@ def test_z41_listed_orders_in_file_order(tmp_path):
         simulate_journey(c, loadout(), {**FIGHTER, "order_choice": "random"}, 10, SEED, 0)
     with pytest.raises(ValueError):
         run_journeys(c, loadout(), {**FIGHTER, "order_choice": None}, 10, SEED, 1)
+
+
+# --------------------------------------------------------------------------
+# Stage E: Influence for wins (K-06), selling surplus equipment at half price (Z-12, Z-13)
+# --------------------------------------------------------------------------
+
+
+def test_k06_wins_earn_influence(tmp_path, default_content):
+    # cols 1 and 2: a fight against a rat and a big rat each, which a berdanka always wins (test_k08):
+    # two fights won, four monsters killed; Influence is paid per fight, not per monster.
+    groups = ({"monsters": ["rat", "big_rat"], "min_danger": 1, "max_danger": 1, "weight": 1},)
+
+    def content(name, progression, danger=("0 1 1 0",), skills=()):
+        return make_content(tmp_path, ["R " * (len(danger[0].split()) - 1) + "R"], danger=list(danger),
+                            events={"nothing": level(0), "monster": level(1), "skill": level(2)},
+                            groups=groups, skills=skills, monsters_extra=RATS, progression=progression, name=name)
+
+    berdanka = loadout(weapon="berdanka")
+    two = content("two", {"influence_per_win": 2})
+    for trial in range(5):
+        res = simulate_journey(two, berdanka, FIGHTER, 1, SEED, trial)
+        assert res["completed"] and res["kills"] == 4 and res["deaths"] == 0
+        assert res["influence"] == 3 + 2 + 2
+    # with levels: 5 xp per fight (1 per max hp); the first fight reaches level 2 (+1 Influence).
+    p = {**prog([5] + HIGH[1:], level_influence=[1] + [0] * 10, xp_per_monster_hp=1), "influence_per_win": 2}
+    res = simulate_journey(content("levels", p), berdanka, FIGHTER, 1, SEED, 0)
+    assert (res["xp"], res["level"], res["influence"]) == (10, 2, 3 + 2 + 1 + 2)
+    # absent: 0 (stage B content); a runner with reputation 0 escapes (Z-33): no fight won, nothing.
+    assert simulate_journey(content("absent", {}), berdanka, FIGHTER, 1, SEED, 0)["influence"] == 3
+    res = simulate_journey(two, berdanka, {**FIGHTER, "fight": "runner"}, 1, SEED, 0)
+    assert res["kills"] == 0 and res["influence"] == 3
+    # Influence won pays a later re-roll: influence_start 0, one win (+2), then a skill test that always
+    # fails (target 100) at col 2: the re-roll is bought (2 - 1).  Without the win there is none to buy.
+    skills = ({"id": "test", "attribute": "agility", "target": 100, "damage_dice": 0, "missed_turns": 0,
+               "min_danger": 2, "max_danger": 2, "weight": 1},)
+    reroll = content("reroll", {"influence_start": 0, "influence_per_win": 2}, danger=("0 1 2 0",), skills=skills)
+    res = simulate_journey(reroll, berdanka, FIGHTER, 1, SEED, 0)
+    assert res["kills"] == 2 and res["influence"] == 2 - 1
+    res = simulate_journey(reroll, berdanka, {**FIGHTER, "fight": "runner"}, 1, SEED, 0)
+    assert res["kills"] == 0 and res["influence"] == 0
+    # the default content pays 1 per win; a negative value is refused.
+    assert progression_settings(default_content)["influence_per_win"] == 1
+    with pytest.raises(ValueError):
+        simulate_journey(content("bad", {"influence_per_win": -1}), berdanka, FIGHTER, 1, SEED, 0)
+
+
+def test_z12_surplus_cards_sell_at_half_price(tmp_path):
+    # cache_content's pit at col 2 (avoided on 4+; the trial dies there on day 1 and passes on day 3),
+    # the cordon at col 0, the bar at col 3, the target at col 5 (cost 1 each, 6 steps a day).
+    trial = die_then_live_trial()
+    pit = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 4, "min_danger": 1, "max_danger": 1, "weight": 1},)
+
+    def content(name, shops, items=None):
+        return make_content(tmp_path, ["R R R R R R"], danger=["0 0 1 0 0 0"],
+                            events={"nothing": level(0), "trap": level(1)}, traps=pit, shops=shops, items=items,
+                            bases=(("cordon", (0, 0)), ("bar", (3, 0))), sites=(("target", (5, 0)),), name=name)
+
+    vest = loadout(body="vest")
+    both = {"cordon": ["vest"], "bar": ["vest"]}
+    c = content("vest", both)
+    # day 1: dies at the pit; the cache holds 1000 G and the vest.  Day 2: the replacement (500 G) buys a
+    # vest (deck 4 - 1 - 1), which ends the day.  Day 3: passes the pit, recovers the cache (a second
+    # vest, 1000 G), then at the bar sells the surplus vest for floor(500 * 0.5) = 250 (back to its deck)
+    # and buys nothing: the sale alone ends the day (Z-13).  Day 4: the target (+1000).
+    day3 = simulate_journey(c, vest, FIGHTER, 3, SEED, trial)
+    assert day3["deaths"] == 1 and day3["traffic"] == {(1, 0): 2, (2, 0): 2, (3, 0): 1}
+    assert day3["sold"] == {"vest": 1} and day3["sold_for"] == 250
+    assert day3["owned"] == {"vest": 1} and day3["deck"]["vest"] == 4 - 1 - 1 + 1
+    assert day3["money"] == 0 + 1000 + 250 and day3["purchases"] == {"vest": 1} and day3["spent"] == 500
+    res = simulate_journey(c, vest, FIGHTER, 10, SEED, trial)
+    assert res["completion_day"] == 4 and res["money"] == 1250 + 1000 and res["sold"] == {"vest": 1}
+    # without recovery there is no surplus: no sale, and the day goes on past the bar.
+    res = simulate_journey(c, vest, {**FIGHTER, "recover_loot": False}, 10, SEED, trial)
+    assert res["completion_day"] == 3 and res["sold"] == {} and res["sold_for"] == 0
+    assert res["owned"] == {"vest": 1} and res["money"] == 1000 and res["deck"]["vest"] == 2
+    # a bar that sells nothing still buys the surplus vest; a base missing from [shops] does not (Z-40):
+    # the second vest is kept to the end.
+    res = simulate_journey(content("empty", {"cordon": ["vest"], "bar": []}), vest, FIGHTER, 10, SEED, trial)
+    assert res["completion_day"] == 4 and res["sold"] == {"vest": 1} and res["money"] == 2250
+    res = simulate_journey(content("noshop", {"cordon": ["vest"]}), vest, FIGHTER, 10, SEED, trial)
+    assert res["completion_day"] == 3 and res["sold"] == {} and res["owned"] == {"vest": 2}
+    assert res["money"] == 2000 and res["deck"]["vest"] == 2
+    # the fraction is rules.toml [market] sell_fraction, as the decimal written: floor(500 * 3/10) = 150.
+    third = content("third", both)
+    third["rules"]["market"]["sell_fraction"] = 0.3
+    res = simulate_journey(third, vest, FIGHTER, 10, SEED, trial)
+    assert res["sold_for"] == 150 and res["money"] == 0 + 1000 + 150 + 1000
+    # consumables above their loadout count sell too, rounded down: the replacement buys a medkit
+    # (price 101 here) and a molotov (100), 500 -> 299; the cache adds one of each; at the bar one of
+    # each is sold for floor(50.5) = 50 and 50.
+    kit = loadout(healing={"medkit": 1}, explosives={"molotov": 1})
+    shops = {"cordon": ["medkit", "molotov"], "bar": ["medkit", "molotov"]}
+    c = content("consumables", shops, items={"medkit": {"price": 101}})
+    res = simulate_journey(c, kit, FIGHTER, 10, SEED, trial)
+    assert res["completion_day"] == 4 and res["purchases"] == {"medkit": 1, "molotov": 1}
+    assert res["sold"] == {"medkit": 1, "molotov": 1} and res["sold_for"] == 50 + 50
+    assert res["healing"] == {"medkit": 1} and res["explosives"] == {"molotov": 1} and res["used"] == {}
+    assert res["deck"]["medkit"] == 3 and res["deck"]["molotov"] == 3
+    assert res["money"] == 500 - 201 + 1000 + 100 + 1000

@@ -24,6 +24,7 @@ SECTIONS = {
     "progression": {"influence_start": ("int", True, 0), "reroll_cost": ("int", True, 0),
                     "extra_one_fails": ("bool", True, None), "xp_per_monster_hp": ("int", True, 0),
                     "xp_per_order": ("int", True, 0), "influence_per_order": ("int", True, 0),
+                    "influence_per_win": ("int", False, 0),
                     "asset_limit": ("int", False, 0)},
 }
 MAX_LEVEL = 12  # K-04

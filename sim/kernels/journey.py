@@ -44,8 +44,8 @@ C_ITEM, C_SLOT = 0, 1                          # consumables in discard order (K
 (SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_INFLUENCE, SU_REROLL_COST, SU_EXTRA_ONE_FAILS,
  SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER,
  SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS, SU_HELICOPTER, SU_SPACE_GATE, SU_MILITARY_HEX,
- SU_ORDER_CHOICE) = range(20)
-SETUP_SIZE = 20  # SU_HELICOPTER / SU_SPACE_GATE: item indices (-1: not in the content); SU_MILITARY_HEX: -1 none
+ SU_ORDER_CHOICE, SU_INFLUENCE_PER_WIN, SU_SELL_PERMILLE) = range(22)
+SETUP_SIZE = 22  # SU_SELL_PERMILLE: the selling price in thousandths of the price (Z-12)  # SU_HELICOPTER / SU_SPACE_GATE: item indices (-1: not in the content); SU_MILITARY_HEX: -1 none
 MAX_LEVEL = 12
 
 # --- journey state ``js``: the stalker (the second line is derived from what he owns) ...
@@ -195,10 +195,11 @@ def _recover_cache(view, js, plan, setup, n_all):
 
 
 @njit(cache=True)
-def _shop(view, js, plan, sells, base, purchases):
-    """Z-12, Z-40: sell trophies and artefacts, then buy the shopping list (the
-    starting loadout) while the base sells it, its deck has a card (Z-11), the
-    stalker wants more and can pay. True if anything changed hands (Z-13)."""
+def _shop(view, js, plan, sells, base, sell_permille, purchases):
+    """Z-12, Z-40: sell trophies and artefacts, then surplus cards at half price,
+    then buy the shopping list (the starting loadout) while the base sells it,
+    its deck has a card (Z-11), the stalker wants more and can pay. True if
+    anything changed hands (Z-13)."""
     n_all = sells.shape[1]
     deck = blocks(n_all)[1]
     traded = False
@@ -206,6 +207,14 @@ def _shop(view, js, plan, sells, base, purchases):
         js[MONEY] += js[TROPHY] + js[ARTEFACT]
         js[TROPHY], js[ARTEFACT] = 0, 0
         traded = True
+    for r in range(plan.shape[0]):  # Z-12: what he holds beyond his list sells at half price
+        slot = plan[r, P_SLOT] if plan[r, P_KIND] >= K_HEAL else OWN0 + plan[r, P_ITEM]
+        held = view if plan[r, P_KIND] >= K_HEAL else js
+        while held[slot] > plan[r, P_WANTED]:
+            held[slot] -= 1
+            js[deck + plan[r, P_ITEM]] += 1
+            js[MONEY] += plan[r, P_PRICE] * sell_permille // 1000
+            traded = True
     for r in range(plan.shape[0]):
         item, kind = plan[r, P_ITEM], plan[r, P_KIND]
         if sells[base, item] == 0:
@@ -287,6 +296,7 @@ def _fight_group(view, js, params, asks, rng, fns, group, monsters, levels, setu
         for i in range(size):
             js[TROPHY] += monsters[group[G_MONSTER0 + i], MN_TROPHY]
             hp_killed += monsters[group[G_MONSTER0 + i], MN_HP]
+        js[INFLUENCE] += setup[SU_INFLUENCE_PER_WIN]  # K-06
         _gain_xp(view, js, levels, setup[SU_XP_PER_HP] * hp_killed)  # K-08
     return outcome == F.DEATH
 
@@ -459,7 +469,7 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, order
                     return
                 continue
             base = base_of_hex[js[HEX]]
-            if base >= 0 and _shop(view, js, plan, sells, base, purchases):
+            if base >= 0 and _shop(view, js, plan, sells, base, setup[SU_SELL_PERMILLE], purchases):
                 _wear(view, js, plan, setup)
                 break  # Z-13: trading ends the day's steps
             n = hop[goal, js[HEX]]

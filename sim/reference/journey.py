@@ -8,7 +8,9 @@ hex entered, fights are the fights of /work/specs/fight_spec.md (reused from
 hp / items that persist; at bases he sells trophies and artefacts and rebuys
 his starting kit from finite decks, and at each day's end the asset limit
 discards consumables (stage B); events may give equipment cards, and the
-helicopter call / space gate move him to a base (stage C).  Plain Python on Python ints, stdlib
+helicopter call / space gate move him to a base (stage C); the order to take may
+be the nearest (stage D); a won fight pays Influence and a shop buys surplus
+equipment at half price (stage E).  Plain Python on Python ints, stdlib
 only; it exists to cross-check the fast kernel trial by trial, so every random
 number is drawn from its stream in exactly the order the spec gives.
 
@@ -21,7 +23,8 @@ Random streams of a trial (keyed once per trial, never restarted):
 Public functions: ``load_journey_content``, ``route_tables``, ``pick``,
 ``weighted_choice``, ``skill_test``, ``fight_on_state``, ``item_index``,
 ``full_decks``, ``loadout_cards``, ``shop_settings``, ``military_base_hex``, ``asset_limit_setting``,
-``shopping_list``, ``simulate_journey``, ``run_journeys``.
+``sell_fraction_setting``, ``sell_price``, ``progression_settings``, ``shopping_list``,
+``simulate_journey``, ``run_journeys``.
 
 Readings of the spec made here (where it does not say):
 
@@ -76,8 +79,9 @@ Finite decks, shops, ownership, asset limit (stage B, Z-11, Z-12, Z-13, Z-40, K-
 * Decks (Z-11): items.toml `deck`, else rules [market] default_deck, minus the
   starting loadout's cards; a loadout needing more than a deck raises
   ValueError (the loadout checker refuses it earlier).  Cards come back to a
-  deck only by a K-05 discard: items used up in fights and heals, and the cards
-  of a loot cache lost to a newer one (Z-10), are gone for the trial.
+  deck only by a K-05 discard (later stages add a helicopter flight, Z-27, and
+  a sale of surplus equipment, stage E): items used up in fights and heals, and
+  the cards of a loot cache lost to a newer one (Z-10), are gone for the trial.
 * Ownership: a modifier owned twice (after a recovery) counts once in the
   firearm bonus (the bonus sums the loadout's modifiers that are owned); it and
   every other card still count twice towards the asset limit.
@@ -147,14 +151,42 @@ Stage D: which order to take (strategy "order_choice"):
   once.  After a death the held order is kept (Z-09), whatever the new hex.
 * A destination the route tables cannot reach from hex counts as farther than
   every reachable one (if none is reachable, the earliest in file order).
+
+Stage E: Influence for wins (K-06), selling surplus equipment at half price (Z-12, Z-13):
+
+* journey.toml [progression] influence_per_win (absent: 0; a whole number >= 0,
+  else ValueError) is added once per fight won (a group of several monsters
+  is one fight), right after the fight and before the xp of that win (so
+  before its level-ups).  Escapes, draws and deaths pay nothing.
+* Shop step 1b runs at every shop visit (at any base listed in [shops], also
+  one whose own list is empty or does not hold the item: the base buys, it
+  need not sell that item), after step 1 and before step 2.  For each
+  shopping-list entry in list order, while the stalker's count (owned cards,
+  or carried healing / explosive count) exceeds the entry's wanted count (1
+  for a card, the loadout count for a consumable): money +=
+  floor(price * sell_fraction), count -1, deck +1 (Z-11).  A modifier's
+  wanted count is 1 whether or not the firearm is owned ("only while carrying
+  that firearm" is a condition of buying, not of keeping): a modifier owned
+  once is never sold, one owned twice sells one.  Surplus can only come from a
+  recovered loot cache (purchases and finds stop at the wanted count).
+* The price is items.toml `price`; sell_fraction is rules.toml [market]
+  sell_fraction (a number >= 0; missing or otherwise: ValueError), taken as
+  the exact decimal the file gives (0.5 is 1/2; 0.3 is 3/10, not the binary
+  float just below it), so floor(price * sell_fraction) is exact.
+* Any equipment sale counts as a trade: the day ends (Z-13), as for step 1.
+  A card sold is not bought back in the same visit (the count is then at the
+  wanted count).  Extra per-trial keys "sold" ({item_id: n}) and "sold_for"
+  (G received for equipment; loot sales of step 1 are not in it).
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from sim.reference.fight import (
     STRATEGIES,
@@ -515,6 +547,22 @@ def asset_limit_setting(content: dict):
     return None if value is None else _whole(value, "asset_limit")
 
 
+def sell_fraction_setting(content: dict) -> Fraction:
+    """rules.toml [market] sell_fraction (Z-12) as the exact decimal the file gives."""
+    value = content["rules"].get("market", {}).get("sell_fraction")
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0 or math.isinf(value):
+        raise ValueError(f"market.sell_fraction: expected a number >= 0, got {value!r}")
+    return Fraction(repr(value))  # repr: the shortest decimal that reads back as the file's value
+
+
+def sell_price(content: dict, item_id: str, fraction=None) -> int:
+    """What a shop pays for one card of ``item_id`` (stage E): floor(price * sell_fraction)."""
+    if fraction is None:
+        fraction = sell_fraction_setting(content)
+    table, _ = item_index(content)[item_id]
+    return math.floor(content["items"][table][item_id]["price"] * fraction)
+
+
 def shopping_list(loadout: dict) -> list:
     """The shopping list (stage B "Shopping at a base"): the starting loadout as
     [(item_id, kind, wanted)], kind "card" / "mod" / "healing" / "explosive",
@@ -628,13 +676,13 @@ def _whole(value, what: str) -> int:
 def progression_settings(content: dict) -> dict:
     """journey.toml [progression]'s experience and level fields, checked.
 
-    Returns {"xp_per_monster_hp", "xp_per_order", "influence_per_order" (0 if
-    missing), "level_xp", "level_hp", "level_influence" (lists for levels
+    Returns {"xp_per_monster_hp", "xp_per_order", "influence_per_order",
+    "influence_per_win" (stage E) (0 if missing), "level_xp", "level_hp", "level_influence" (lists for levels
     2..12, or None if the three are absent: no levels)}.
     """
     progression = content["journey"].get("progression", {})
     out = {key: _whole(progression.get(key, 0), key)
-           for key in ("xp_per_monster_hp", "xp_per_order", "influence_per_order")}
+           for key in ("xp_per_monster_hp", "xp_per_order", "influence_per_order", "influence_per_win")}
     present = [name for name in LEVEL_LISTS if name in progression]
     if not present:
         return {**out, **{name: None for name in LEVEL_LISTS}}
@@ -704,6 +752,7 @@ class _Trial:
         self.shopping = shopping_list(loadout)
         self.wants = {item_id: (kind, wanted) for item_id, kind, wanted in self.shopping}
         self.military_base = military_base_hex(content)  # Z-27
+        self.sell_fraction = sell_fraction_setting(content)  # Z-12 (stage E)
         self.weapon = loadout.get("weapon")
         self.mods = list(loadout.get("mods") or [])
 
@@ -752,6 +801,8 @@ class _Trial:
         self.discarded = {}  # K-05: {item_id: cards discarded at the asset limit}
         self.found = {}      # Z-11: {item_id: cards found and kept}
         self.flights = {}    # Z-27, Z-28: {item_id: one-shot cards used}
+        self.sold = {}       # Z-12 (stage E): {item_id: surplus cards sold}
+        self.sold_for = 0    # G received for them
 
     # ---- helpers --------------------------------------------------------
 
@@ -878,6 +929,7 @@ class _Trial:
                              self.streams[FIGHT_ESCAPE], self.used)
         self._take_back(st)
         if res["outcome"] == "win":
+            self.influence += self.progression["influence_per_win"]  # K-06 (stage E), before the xp
             per_hp = self.content["rules"]["market"]["trophy_price_per_hp"]
             group_hp = 0
             for monster_id in group["monsters"]:
@@ -1058,6 +1110,19 @@ class _Trial:
             c.trophy_value = 0
             c.artefact_value = 0
             traded = True
+        # 1b. Sell surplus equipment (stage E, Z-12): every entry held above its wanted count, one card
+        #     at a time, for floor(price * sell_fraction); the card goes back to its deck (Z-11).
+        for item_id, kind, wanted in self.shopping:
+            table, _ = self.index[item_id]
+            value = math.floor(self.items[table][item_id]["price"] * self.sell_fraction)
+            while self._count(item_id, kind) > wanted:
+                counts = c.healing if kind == "healing" else c.explosives if kind == "explosive" else c.owned
+                counts[item_id] -= 1
+                self.deck[item_id] += 1
+                c.money += value
+                self.sold[item_id] = self.sold.get(item_id, 0) + 1
+                self.sold_for += value
+                traded = True
         # 2. Buy the shopping list in order, each entry once per visit (repeated while all holds).
         sells = self.shops[base_id]
         for item_id, kind, wanted in self.shopping:
@@ -1193,6 +1258,8 @@ class _Trial:
             "deck": dict(self.deck),                 # Z-11
             "found": _nonzero(self.found),           # Z-11, Z-14: find cards kept
             "flights": _nonzero(self.flights),       # Z-27, Z-28: one-shot cards used
+            "sold": _nonzero(self.sold),             # Z-12 (stage E): surplus cards sold
+            "sold_for": self.sold_for,               # G received for them
         }
         return record
 

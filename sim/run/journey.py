@@ -265,6 +265,8 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     setup[J.SU_XP_PER_HP] = progression["xp_per_monster_hp"]
     setup[J.SU_XP_PER_ORDER] = progression["xp_per_order"]
     setup[J.SU_INFLUENCE_PER_ORDER] = progression["influence_per_order"]
+    setup[J.SU_INFLUENCE_PER_WIN] = progression.get("influence_per_win", 0)
+    setup[J.SU_SELL_PERMILLE] = round(content.rules["market"]["sell_fraction"] * 1000)
     plan, sells, consumables, deck0 = shopping_tables(content, loadout, template, hexmap, journey.settings["shops"])
     tables = journey_tables(content, journey, setup) + (plan, sells, consumables)
     hexes, hop, dist = map_arrays(hexmap, strategy.danger_weight, journey.settings["shops"])
