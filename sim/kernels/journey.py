@@ -533,49 +533,43 @@ def _start(view, template, js, plan, setup, deck0):
     _wear(view, js, plan, setup)
 
 
+# --- the tally: one int64 array of sections, at the offsets ``at[T_...]`` (``at[T_END]`` its length)
+(T_COUNTS, T_DONE_DAY, T_FIRST_DAY, T_DEATH_DAY, T_ORDERS, T_DEATHS, T_LEVEL, T_USED, T_TRAFFIC, T_DEATHS_AT,
+ T_PURCHASES, T_END) = range(12)
+# --- the float sums
+S_MONEY, S_MONEY_SQ, S_KILLS, S_MISSIONS, S_SPENT, S_DEATHS, S_DEATHS_SQ = range(7)
+N_SUMS = 7
+
 _TABLES = types.Tuple((types.int64[:, ::1],) * 10)
 _VECTORS = types.UniTuple(types.int64[::1], 2)
 _HEXES = types.UniTuple(types.int64[::1], 5)
 _RUN_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
     types.UniTuple(F.DecisionType, 5), _HEXES, types.int64[:, ::1], types.int64[:, ::1], types.int64[:, ::1],
-    _TABLES, _VECTORS,
-    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
-    types.int64[::1], types.float64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    _TABLES, _VECTORS, types.int64[::1], types.int64[::1], types.float64[::1],
 )
 
 
 @njit(_RUN_SIG, parallel=True, cache=True)
 def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, dist, orders, tables,
-                 vectors, counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums,
-                 used, traffic, deaths_at, purchases):
-    """Campaign trials ``trial_start ..``; adds ``counts`` (completed, no death),
-    histograms of the completion day, first order day and first death day
-    (``days + 1``: never), of orders done, deaths and final level, ``sums``
-    (money, money squared, kills, missions past level 12, money spent, deaths,
-    deaths squared), items
-    used, per-hex traffic and deaths, and purchases per item. Integer sums
-    (money as exact floats): the same for any thread count or chunking."""
+                 vectors, at, tally, sums):
+    """Campaign trials ``trial_start ..``; adds to ``tally`` (sections at ``at``):
+    campaigns completed and with no death, histograms of the completion day,
+    first order day and first death day (``days + 1``: never), of orders done,
+    deaths (``DEATH_CAP`` and more in the last bin) and final level, items used,
+    per-hex traffic and deaths, purchases per item; and to ``sums`` (``S_*``).
+    Integer sums (money as exact floats): the same for any thread count or chunking."""
     n_blocks = (n_trials + F.BLOCK - 1) // F.BLOCK
-    n_hex = hexes[0].size
-    c_b = np.zeros((n_blocks, counts.size), np.int64)
-    dh_b = np.zeros((n_blocks, done_hist.size), np.int64)
-    fh_b = np.zeros((n_blocks, first_hist.size), np.int64)
-    ddh_b = np.zeros((n_blocks, death_day_hist.size), np.int64)
-    oh_b = np.zeros((n_blocks, orders_hist.size), np.int64)
-    de_b = np.zeros((n_blocks, deaths_hist.size), np.int64)
-    lv_b = np.zeros((n_blocks, level_hist.size), np.int64)
-    s_b = np.zeros((n_blocks, sums.size), np.float64)
-    u_b = np.zeros((n_blocks, used.size), np.int64)
-    t_b = np.zeros((n_blocks, n_hex), np.int64)
-    d_b = np.zeros((n_blocks, n_hex), np.int64)
-    p_b = np.zeros((n_blocks, purchases.size), np.int64)
+    tally_b = np.zeros((n_blocks, tally.size), np.int64)
+    sums_b = np.zeros((n_blocks, sums.size), np.float64)
     seed_mixed = mix(np.uint64(seed))
     plan, setup, deck0 = tables[7], vectors[0], vectors[1]
+    n_items = at[T_TRAFFIC] - at[T_USED]
     for b in prange(n_blocks):
         view = template.copy()
-        js = np.zeros(state_size(deck0.size, used.size), np.int64)
+        js = np.zeros(state_size(deck0.size, n_items), np.int64)
         rng = np.zeros(F.RNG_SIZE, np.uint64)
+        t, s = tally_b[b], sums_b[b]
         first = trial_start + b * F.BLOCK
         for trial in range(first, min(trial_start + n_trials, first + F.BLOCK)):
             _start(view, template, js, plan, setup, deck0)
@@ -585,31 +579,22 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
             rng[F.TRIAL_BASE] = base
             rng[F.ESCAPE_KEYED] = 1
             journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors,
-                         u_b[b], t_b[b], d_b[b], p_b[b])
-            c_b[b, 0] += js[ORDERS_DONE] == orders.shape[0]
-            c_b[b, 1] += js[DEATHS] == 0
-            dh_b[b, js[DONE_DAY] if js[DONE_DAY] > 0 else days + 1] += 1
-            fh_b[b, js[FIRST_DAY] if js[FIRST_DAY] > 0 else days + 1] += 1
-            ddh_b[b, js[DEATH_DAY] if js[DEATH_DAY] > 0 else days + 1] += 1
-            oh_b[b, js[ORDERS_DONE]] += 1
-            de_b[b, min(js[DEATHS], DEATH_CAP)] += 1
-            lv_b[b, min(js[LEVEL], MAX_LEVEL)] += 1
-            s_b[b, 0] += js[MONEY]
-            s_b[b, 1] += js[MONEY] * js[MONEY]
-            s_b[b, 2] += js[KILLS]
-            s_b[b, 3] += js[MISSIONS]
-            s_b[b, 4] += js[SPENT]
-            s_b[b, 5] += js[DEATHS]
-            s_b[b, 6] += js[DEATHS] * js[DEATHS]
-    counts += c_b.sum(axis=0)
-    done_hist += dh_b.sum(axis=0)
-    first_hist += fh_b.sum(axis=0)
-    death_day_hist += ddh_b.sum(axis=0)
-    orders_hist += oh_b.sum(axis=0)
-    deaths_hist += de_b.sum(axis=0)
-    level_hist += lv_b.sum(axis=0)
-    sums += s_b.sum(axis=0)
-    used += u_b.sum(axis=0)
-    traffic += t_b.sum(axis=0)
-    deaths_at += d_b.sum(axis=0)
-    purchases += p_b.sum(axis=0)
+                         t[at[T_USED]:at[T_TRAFFIC]], t[at[T_TRAFFIC]:at[T_DEATHS_AT]],
+                         t[at[T_DEATHS_AT]:at[T_PURCHASES]], t[at[T_PURCHASES]:at[T_END]])
+            t[at[T_COUNTS]] += js[ORDERS_DONE] == orders.shape[0]
+            t[at[T_COUNTS] + 1] += js[DEATHS] == 0
+            for section, day in ((T_DONE_DAY, js[DONE_DAY]), (T_FIRST_DAY, js[FIRST_DAY]),
+                                 (T_DEATH_DAY, js[DEATH_DAY])):
+                t[at[section] + (day if day > 0 else days + 1)] += 1
+            t[at[T_ORDERS] + js[ORDERS_DONE]] += 1
+            t[at[T_DEATHS] + min(js[DEATHS], DEATH_CAP)] += 1
+            t[at[T_LEVEL] + min(js[LEVEL], MAX_LEVEL)] += 1
+            s[S_MONEY] += js[MONEY]
+            s[S_MONEY_SQ] += js[MONEY] * js[MONEY]
+            s[S_KILLS] += js[KILLS]
+            s[S_MISSIONS] += js[MISSIONS]
+            s[S_SPENT] += js[SPENT]
+            s[S_DEATHS] += js[DEATHS]
+            s[S_DEATHS_SQ] += js[DEATHS] * js[DEATHS]
+    tally += tally_b.sum(axis=0)
+    sums += sums_b.sum(axis=0)

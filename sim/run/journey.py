@@ -274,31 +274,32 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)
     n_orders, n_hex = len(journey.orders), hexes[0].size
-    counts, sums = np.zeros(2, np.int64), np.zeros(7)
-    purchases = np.zeros(len(content.items), np.int64)
-    level_hist = np.zeros(J.MAX_LEVEL + 1, np.int64)
-    done_hist, first_hist, death_day_hist = (np.zeros(days + 2, np.int64) for _ in range(3))
-    orders_hist, deaths_hist = np.zeros(n_orders + 1, np.int64), np.zeros(J.DEATH_CAP + 1, np.int64)
-    used, traffic, deaths_at = np.zeros(len(labels), np.int64), np.zeros(n_hex, np.int64), np.zeros(n_hex, np.int64)
+    sizes = {J.T_COUNTS: 2, J.T_DONE_DAY: days + 2, J.T_FIRST_DAY: days + 2, J.T_DEATH_DAY: days + 2,
+             J.T_ORDERS: n_orders + 1, J.T_DEATHS: J.DEATH_CAP + 1, J.T_LEVEL: J.MAX_LEVEL + 1,
+             J.T_USED: len(labels), J.T_TRAFFIC: n_hex, J.T_DEATHS_AT: n_hex, J.T_PURCHASES: len(content.items)}
+    at = np.concatenate([[0], np.cumsum([sizes[k] for k in range(J.T_END)])]).astype(np.int64)
+    tally, sums = np.zeros(at[J.T_END], np.int64), np.zeros(J.N_SUMS)
     params = fight.param_vector()
     elapsed, done = 0.0, 0
     while done < trials:
         n = min(chunk, trials - done)
         start = time.perf_counter()
         J.run_journeys(seed, trial_start + done, n, days, template, params, fight.asks(), fight.decisions(),
-                       hexes, hop, dist, orders, tables, (setup, deck0),
-                       counts, done_hist, first_hist, death_day_hist, orders_hist, deaths_hist, level_hist, sums,
-                       used, traffic, deaths_at, purchases)
+                       hexes, hop, dist, orders, tables, (setup, deck0), at, tally, sums)
         elapsed += time.perf_counter() - start
         done += n
         if on_progress:
             on_progress(done, trials, None)
+    section = lambda k: tally[at[k]:at[k + 1]]  # noqa: E731
+    traffic = section(J.T_TRAFFIC)
     return JourneyResult(
-        seed=seed, trials=trials, days=days, n_orders=n_orders, counts=counts, done_hist=done_hist,
-        first_hist=first_hist, death_day_hist=death_day_hist, orders_hist=orders_hist, deaths_hist=deaths_hist, level_hist=level_hist, sums=sums,
-        items_used={k: int(v) / trials for k, v in zip(labels, used) if v},
-        purchases={k: int(v) / trials for k, v in zip(content.items, purchases) if v},
-        traffic=traffic.reshape(hexmap.height, hexmap.width), deaths_at=deaths_at.reshape(hexmap.height, hexmap.width),
+        seed=seed, trials=trials, days=days, n_orders=n_orders, counts=section(J.T_COUNTS),
+        done_hist=section(J.T_DONE_DAY), first_hist=section(J.T_FIRST_DAY), death_day_hist=section(J.T_DEATH_DAY),
+        orders_hist=section(J.T_ORDERS), deaths_hist=section(J.T_DEATHS), level_hist=section(J.T_LEVEL), sums=sums,
+        items_used={k: int(v) / trials for k, v in zip(labels, section(J.T_USED)) if v},
+        purchases={k: int(v) / trials for k, v in zip(content.items, section(J.T_PURCHASES)) if v},
+        traffic=traffic.reshape(hexmap.height, hexmap.width),
+        deaths_at=section(J.T_DEATHS_AT).reshape(hexmap.height, hexmap.width),
         elapsed_s=elapsed, hex_steps=int(traffic.sum()),
     )
 
