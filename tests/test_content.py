@@ -21,7 +21,7 @@ import pytest
 from sim.content import DEFAULT_DIR, ContentError, load_content
 from sim.content.loadout import Loadout, LoadoutError, check_monsters
 
-RULES_MD = Path("/work/shared/RULES.md")
+RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"  # shared/ sits beside the checkout
 
 
 # --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from sim.content.maps import (
     BASE_BUDGET, JETPACK_STEPS, HexMap, default_map_path, load_map, load_terrain,
 )
 
-RULES_MD = Path("/work/shared/RULES.md")
+RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"  # shared/ sits beside the checkout
 
 
 @pytest.fixture(scope="module")

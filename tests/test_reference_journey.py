@@ -1,7 +1,7 @@
 """Tests of the plain-Python reference journey (sim.reference.journey) on its own.
 
 Each test is named by the rule id it checks (RULES.md) or by `rng` / `route` /
-`aggregate` for the contract of /work/specs/journey_spec.md.  Small hand-made
+`aggregate` for the contract of docs/journey-resolution.md.  Small hand-made
 maps and journey files are written into tmp_path (a copy of the default
 content with journey.toml and the map replaced); expected values are computed
 by hand or from the raw random streams, never by the code under test.

@@ -1,4 +1,4 @@
-"""Reference fight resolution: the slow and obvious reading of /work/specs/fight_spec.md.
+"""Reference fight resolution: the slow and obvious reading of docs/fight-resolution.md.
 
 One fight is a stalker against a list of monsters (rules Z-08, Z-15..Z-24,
 Z-31..Z-33, Z-37, Z-38 of RULES.md).  Everything here is plain Python on

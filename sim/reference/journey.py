@@ -1,9 +1,9 @@
-"""Reference journeys: the slow and obvious reading of /work/specs/journey_spec.md.
+"""Reference journeys: the slow and obvious reading of docs/journey-resolution.md.
 
 A journey is one campaign of `days` days over the Zone hex map (rules Z-08..Z-13,
 Z-25, Z-26, Z-30, Z-33..Z-42, K-01..K-08 of RULES.md): the stalker walks from
 the start base to each order's destination in turn, an event is drawn on every
-hex entered, fights are the fights of /work/specs/fight_spec.md (reused from
+hex entered, fights are the fights of docs/fight-resolution.md (reused from
 ``sim.reference.fight``) with streams that continue across the whole trial and
 hp / items that persist; at bases he sells trophies and artefacts and rebuys
 his starting kit from finite decks, and at each day's end the asset limit
@@ -596,7 +596,7 @@ def _check_strategy(strategy: dict) -> None:
 
 
 # --------------------------------------------------------------------------
-# One fight on a given state and given streams (fight_spec.md "One fight")
+# One fight on a given state and given streams (docs/fight-resolution.md "One fight")
 # --------------------------------------------------------------------------
 
 
