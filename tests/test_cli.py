@@ -10,7 +10,6 @@ file written. Rules: RULES.md Z-11, Z-18, Z-21, Z-31, Z-33, K-01..K-03.
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
 import subprocess

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sim.kernels.rng import DICE_PER_WORD, STATE_SIZE, die, mix, next_word, sample_dice, start_stream, trial_base
+from sim.kernels.rng import DICE_PER_WORD, STATE_SIZE, mix, next_word, sample_dice, start_stream, trial_base
 from sim.reference import fight as ref
 
 MASK = 2**64 - 1

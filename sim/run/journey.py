@@ -128,8 +128,8 @@ def shopping_tables(content: Content, loadout: Loadout, template, hexmap, shops)
     return plan, sells, consumables, deck0
 
 
-def journey_tables(content: Content, journey: JourneyContent, setup):
-    """The kernel's event tables (Z-39) and the setup vector, as int64 arrays."""
+def journey_tables(content: Content, journey: JourneyContent):
+    """The kernel's event tables (Z-39), monsters and levels (K-04), as int64 arrays."""
     monster_ids = list(content.monsters)
     max_group = journey.settings["max_group"]
     monsters = np.array([[m["hp"], m["dice"], m["bonus"], m["defence"], m["trophy_price"]]
@@ -268,7 +268,7 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     setup[J.SU_INFLUENCE_PER_WIN] = progression.get("influence_per_win", 0)
     setup[J.SU_SELL_PERMILLE] = round(content.rules["market"]["sell_fraction"] * 1000)
     plan, sells, consumables, deck0 = shopping_tables(content, loadout, template, hexmap, journey.settings["shops"])
-    tables = journey_tables(content, journey, setup) + (plan, sells, consumables)
+    tables = journey_tables(content, journey) + (plan, sells, consumables)
     hexes, hop, dist = map_arrays(hexmap, strategy.danger_weight, journey.settings["shops"])
     setup[J.SU_ORDER_CHOICE] = ORDER_CHOICES.index(strategy.order_choice)
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
