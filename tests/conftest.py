@@ -1,6 +1,8 @@
 """Shared fixtures: the default content, kernel runs in the reference's terms."""
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -44,14 +46,27 @@ def kernel_aggregates(content, loadout: dict, monsters, strategy, seed, n, trial
     }
 
 
-def edited_content(tmp_path, file, old, new):
-    """A copy of the default content with one text replacement in ``file``."""
-    folder = tmp_path / "content"
+def edit_file(folder, file, old, new):
+    """Replace the single occurrence of ``old`` in ``folder/file`` by ``new``."""
+    path = Path(folder) / file
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"test setup: {old!r} occurs {text.count(old)} times in {file}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def edited_content(tmp_path, file, old, new, name="content"):
+    """A copy of the default content (folder ``tmp_path/name``) with one edit in ``file``."""
+    folder = tmp_path / name
     shutil.copytree(DEFAULT_DIR, folder)
-    text = (folder / file).read_text()
-    assert old in text, f"{old!r} not in {file}"
-    (folder / file).write_text(text.replace(old, new))
+    edit_file(folder, file, old, new)
     return folder
+
+
+def zonesim(*args, cwd=None, env=None):
+    """Run ``python -m sim ARGS`` and capture its output."""
+    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
+                          timeout=300, cwd=cwd, env=env)
 
 
 def extra_monster(tmp_path, name, hp, dice, bonus, defence):

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from sim.content import DEFAULT_DIR, load_content
+from tests.conftest import edited_content, zonesim
 
 TIMEOUT = 300
 TRIALS = "20000"
@@ -37,12 +38,6 @@ RUNNER = ["encounter", "--monster", "bloodsucker", "--weapon", "ak47", "--mods",
 GROUP = ["encounter", "--monster", "snork", "--monster", "flesh", "--weapon", "berdanka",
          "--mods", "zeroing,rifling", "--body", "vest", "--explosives", "limonka:2,molotov:1",
          "--stims", "stimulator:2", "--strategy", "tactician"]
-
-
-def zonesim(*args, cwd=None, env=None) -> subprocess.CompletedProcess:
-    """Run ``python -m sim ARGS`` and capture its output."""
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
-                          timeout=TIMEOUT, cwd=cwd, env=env)
 
 
 def ok(*args, **kw) -> subprocess.CompletedProcess:
@@ -290,22 +285,12 @@ def test_skill_prints_exact_and_simulated(tmp_path):
 # bad input
 
 
-def _content_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
-    folder = tmp_path / "content"
-    shutil.copytree(DEFAULT_DIR, folder)
-    path = folder / name
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return folder
-
-
 def _malformed(tmp_path):
-    return ["--content", _content_with(tmp_path, "items.toml", "[firearms.ak47]", "[firearms.ak47")]
+    return ["--content", edited_content(tmp_path, "items.toml", "[firearms.ak47]", "[firearms.ak47")]
 
 
 def _negative_price(tmp_path):
-    return ["--content", _content_with(tmp_path, "items.toml", "dice = 2\nprice = 1500", "dice = 2\nprice = -1")]
+    return ["--content", edited_content(tmp_path, "items.toml", "dice = 2\nprice = 1500", "dice = 2\nprice = -1")]
 
 
 def _missing_strategy_file(tmp_path):

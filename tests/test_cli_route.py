@@ -1,15 +1,10 @@
 """`zonesim route` end to end: the JSON contract and bad input (Z-25, Z-26, Z-34..Z-36)."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-
-def zonesim(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
-                          timeout=300)
+from tests.conftest import zonesim
 
 
 def test_route_json_contract():

@@ -20,6 +20,7 @@ import pytest
 
 from sim.content import DEFAULT_DIR, ContentError, load_content
 from sim.content.loadout import Loadout, LoadoutError, check_monsters
+from tests.conftest import edit_file, edited_content
 
 RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"  # shared/ sits beside the checkout
 
@@ -31,22 +32,6 @@ RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"  # shared
 def _copy_default(tmp_path: Path) -> Path:
     directory = tmp_path / "content"
     shutil.copytree(DEFAULT_DIR, directory)
-    return directory
-
-
-def _edit(directory: Path, name: str, old: str, new: str) -> Path:
-    """Replace the single occurrence of ``old`` in ``directory/name`` by ``new``."""
-    path = directory / name
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"test setup: {old!r} occurs {text.count(old)} times in {name}"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return path
-
-
-def _broken(tmp_path: Path, name: str, old: str, new: str) -> Path:
-    """A copy of the default content with one edit in ``name``; returns the folder."""
-    directory = _copy_default(tmp_path)
-    _edit(directory, name, old, new)
     return directory
 
 
@@ -218,7 +203,7 @@ def test_assumed_fields_examples(default):
 
 
 def test_dropping_assumed_removes_the_field_from_assumed_fields(tmp_path):
-    directory = _broken(tmp_path, "characters.toml", 'money_bonus = 1000       # Z-04 [A] spent like money; '
+    directory = edited_content(tmp_path, "characters.toml", 'money_bonus = 1000       # Z-04 [A] spent like money; '
                         'not for a replacement stalker\nassumed = ["money_bonus"]',
                         "money_bonus = 1000")
     fields = load_content(directory).assumed_fields()
@@ -237,8 +222,8 @@ def test_z11_deck_defaults_to_market_default_deck(default):
 
 
 def test_z11_deck_follows_a_changed_default_deck_unless_set(tmp_path):
-    directory = _broken(tmp_path, "rules.toml", "default_deck = 4", "default_deck = 2")
-    _edit(directory, "items.toml", "heal = 4\n", "heal = 4\ndeck = 7\n")  # stimulator
+    directory = edited_content(tmp_path, "rules.toml", "default_deck = 4", "default_deck = 2")
+    edit_file(directory, "items.toml", "heal = 4\n", "heal = 4\ndeck = 7\n")  # stimulator
     game = load_content(directory)
     assert game.items["stimulator"]["deck"] == 7
     assert all(e["deck"] == 2 for e in game.items.values() if e.id != "stimulator")
@@ -259,14 +244,14 @@ def test_character_and_monster_defaults(default):
 
 
 def test_malformed_toml_names_file_and_line(tmp_path):
-    directory = _broken(tmp_path, "items.toml", "dice = 2\nprice = 1500", "dice = = 2\nprice = 1500")
+    directory = edited_content(tmp_path, "items.toml", "dice = 2\nprice = 1500", "dice = = 2\nprice = 1500")
     text = (directory / "items.toml").read_text(encoding="utf-8")
     line = _line_of(text, "dice = = 2")
     _content_error(directory, str(directory / "items.toml"), "malformed TOML", f"line {line}")
 
 
 def test_malformed_toml_in_rules_names_its_line(tmp_path):
-    directory = _broken(tmp_path, "rules.toml", "[fight]", "[fight")
+    directory = edited_content(tmp_path, "rules.toml", "[fight]", "[fight")
     line = _line_of((directory / "rules.toml").read_text(encoding="utf-8"), "[fight")
     _content_error(directory, str(directory / "rules.toml"), "malformed TOML", f"line {line}")
 
@@ -278,26 +263,26 @@ def test_not_utf8_is_rejected(tmp_path):
 
 
 def test_unknown_field_typo_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "monsters.toml", "bonus = 2\ndefence = 2", "bonus = 2\ndefense = 2")
+    directory = edited_content(tmp_path, "monsters.toml", "bonus = 2\ndefence = 2", "bonus = 2\ndefense = 2")
     message = _content_error(directory, str(directory / "monsters.toml"), "bloodsucker.defense",
                              "unknown field")
     assert "defence" in message  # the fix: the known field names
 
 
 def test_unknown_item_field_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", 'name = "AK-47"', 'name = "AK-47"\nammo = 30')
+    directory = edited_content(tmp_path, "items.toml", 'name = "AK-47"', 'name = "AK-47"\nammo = 30')
     _content_error(directory, str(directory / "items.toml"), "firearms.ak47.ammo", "unknown field",
                    "known fields:", "dice")
 
 
 def test_missing_required_field_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", 'name = "AK-47"\ndice = 2\n', 'name = "AK-47"\n')
+    directory = edited_content(tmp_path, "items.toml", 'name = "AK-47"\ndice = 2\n', 'name = "AK-47"\n')
     _content_error(directory, str(directory / "items.toml"), "firearms.ak47.dice",
                    "missing required field", "add `dice = ...`")
 
 
 def test_missing_required_monster_field_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "monsters.toml", 'name = "Chimera"\nhp = 30\n', 'name = "Chimera"\n')
+    directory = edited_content(tmp_path, "monsters.toml", 'name = "Chimera"\nhp = 30\n', 'name = "Chimera"\n')
     _content_error(directory, str(directory / "monsters.toml"), "chimera.hp", "missing required field",
                    "add `hp = ...`")
 
@@ -327,26 +312,26 @@ BAD_VALUES = {
 @pytest.mark.parametrize("case", BAD_VALUES)
 def test_bad_field_value_is_rejected(tmp_path, case):
     file, old, new, where, fragments = BAD_VALUES[case]
-    directory = _broken(tmp_path, file, old, new)
+    directory = edited_content(tmp_path, file, old, new)
     _content_error(directory, str(directory / file), where, *fragments)
 
 
 def test_z21_modifier_total_above_cap_is_rejected(tmp_path):
     # AK-47: rebored +1, AP rounds +2, laser +3 = +6; +4 laser makes +7 > +6 (Z-21)
-    directory = _broken(tmp_path, "items.toml", 'firearm = "ak47"\nbonus = 3', 'firearm = "ak47"\nbonus = 4')
+    directory = edited_content(tmp_path, "items.toml", 'firearm = "ak47"\nbonus = 3', 'firearm = "ak47"\nbonus = 4')
     _content_error(directory, str(directory / "items.toml"), "firearms.ak47", "+7", "cap +6", "Z-21",
                    "bonus", "modifier_cap")
 
 
 def test_z21_modifier_total_at_cap_is_accepted(tmp_path):
-    directory = _broken(tmp_path, "items.toml", 'firearm = "berdanka"\nbonus = 3',
+    directory = edited_content(tmp_path, "items.toml", 'firearm = "berdanka"\nbonus = 3',
                         'firearm = "berdanka"\nbonus = 2')
     game = load_content(directory)
     assert sum(e["bonus"] for e in game.family("modifiers") if e["firearm"] == "berdanka") == 5
 
 
 def test_z21_lower_cap_in_rules_rejects_default_modifiers(tmp_path):
-    directory = _broken(tmp_path, "rules.toml", "modifier_cap = 6", "modifier_cap = 5")
+    directory = edited_content(tmp_path, "rules.toml", "modifier_cap = 6", "modifier_cap = 5")
     _content_error(directory, str(directory / "items.toml"), "firearms.berdanka", "above the cap +5")
 
 
@@ -359,7 +344,7 @@ def test_duplicate_id_across_families_is_rejected(tmp_path):
 
 
 def test_unknown_item_family_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "items.toml", "[firearms.kvazar]", "[weapons.kvazar]")
+    directory = edited_content(tmp_path, "items.toml", "[firearms.kvazar]", "[weapons.kvazar]")
     _content_error(directory, str(directory / "items.toml"), "[weapons]", "unknown item family",
                    "known:", "firearms")
 
@@ -372,7 +357,7 @@ def test_unknown_rules_section_is_rejected(tmp_path):
 
 
 def test_bad_assumed_list_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "monsters.toml", 'name = "Boar"\nhp = 14\ndice = 2\nbonus = 0\ndefence = 1\n'
+    directory = edited_content(tmp_path, "monsters.toml", 'name = "Boar"\nhp = 14\ndice = 2\nbonus = 0\ndefence = 1\n'
                         'assumed = ["hp", "dice", "bonus", "defence"]',
                         'name = "Boar"\nhp = 14\ndice = 2\nbonus = 0\ndefence = 1\nassumed = ["hp", "armor"]')
     _content_error(directory, str(directory / "monsters.toml"), "boar.assumed", "'armor'")
@@ -402,7 +387,7 @@ def test_missing_rules_section_is_rejected(tmp_path, section):
 
 
 def test_missing_rules_field_is_rejected(tmp_path):
-    directory = _broken(tmp_path, "rules.toml", "max_explosives = 10      # Z-18 [G] explosives carried per "
+    directory = edited_content(tmp_path, "rules.toml", "max_explosives = 10      # Z-18 [G] explosives carried per "
                         "stalker\n", "")
     _content_error(directory, str(directory / "rules.toml"), "fight.max_explosives", "missing required field")
 
@@ -490,7 +475,7 @@ def test_z18_ten_explosives_are_allowed(default):
 
 
 def test_z18_cap_comes_from_rules(tmp_path):
-    directory = _broken(tmp_path, "rules.toml", "max_explosives = 10", "max_explosives = 2")
+    directory = edited_content(tmp_path, "rules.toml", "max_explosives = 10", "max_explosives = 2")
     with pytest.raises(LoadoutError, match="at most 2 per stalker"):
         Loadout(explosives=(("limonka", 1), ("molotov", 2))).validate(load_content(directory))
 

@@ -2,8 +2,6 @@
 
 import json
 import shutil
-import subprocess
-import sys
 
 import numba
 import numpy as np
@@ -12,6 +10,7 @@ import pytest
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import Loadout
 from sim.run.journey import JourneyStrategy, get_journey_strategy, simulate_journey
+from tests.conftest import edited_content, zonesim
 
 GREEDY = get_journey_strategy("greedy")
 
@@ -102,10 +101,6 @@ def test_danger_weight_moves_traffic_off_dangerous_hexes(content):
     assert mean_danger(safe) < mean_danger(fast)
 
 
-def zonesim(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True, timeout=300)
-
-
 def test_journey_cli_json_and_out(tmp_path):
     proc = zonesim("journey", "--weapon", "ak47", "--stims", "stimulator:2", "--trials", "5000", "--days", "20",
                    "--json", "--out", tmp_path / "out")
@@ -164,15 +159,6 @@ def test_k04_level_rewards_raise_max_hp(tmp_path, content):
     loadout = Loadout(weapon="ak47")
     assert journeys(game, loadout).probabilities["p_no_death"] > \
         journeys(content, loadout).probabilities["p_no_death"] + 0.1
-
-
-def _edited(tmp_path, name, file, old, new):
-    folder = tmp_path / name
-    shutil.copytree(DEFAULT_DIR, folder)
-    text = (folder / file).read_text()
-    assert old in text
-    (folder / file).write_text(text.replace(old, new))
-    return load_content(folder)
 
 
 FIND_ONLY = """
@@ -236,7 +222,8 @@ def test_z12_z13_selling_at_a_base_ends_the_day(tmp_path):
 
 def test_z11_an_empty_deck_sells_nothing(tmp_path, content):
     """A stimulator deck of 2 is all in the starting loadout: nobody can buy one."""
-    game = _edited(tmp_path, "deck", "items.toml", "heal = 4\nin_combat = true", "heal = 4\nin_combat = true\ndeck = 2")
+    game = load_content(edited_content(tmp_path, "items.toml", "heal = 4\nin_combat = true",
+                                       "heal = 4\nin_combat = true\ndeck = 2", name="deck"))
     loadout = Loadout(weapon="ak47", healing=(("stimulator", 2), ("medkit", 2)))
     assert "stimulator" in journeys(content, loadout).purchases
     assert "stimulator" not in journeys(game, loadout).purchases
@@ -245,7 +232,7 @@ def test_z11_an_empty_deck_sells_nothing(tmp_path, content):
 def test_k05_asset_limit_discards_consumables(tmp_path, content):
     """A limit of one card leaves only the firearm after the first day: far fewer
     medkits are ever used than with the default limit."""
-    game = _edited(tmp_path, "limit", "journey.toml", "asset_limit = 14", "asset_limit = 1")
+    game = load_content(edited_content(tmp_path, "journey.toml", "asset_limit = 14", "asset_limit = 1", name="limit"))
     loadout = Loadout(weapon="ak47", healing=(("medkit", 4),))
     assert journeys(game, loadout).items_used.get("medkit", 0) < 0.5 * journeys(content, loadout).items_used["medkit"]
 
