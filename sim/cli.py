@@ -553,10 +553,14 @@ def list_strategies():
       zonesim strategies
     """
     import strategies
+    from strategies.stalkeriada import BUILT_IN as STALKERIADA
 
-    for s in strategies.BUILT_IN.values():
-        params = ", ".join(f"{n}={v:g}" for n, v in zip(s.param_names, s.params)) or "no parameters"
-        print(f"{s.name:10s} {s.description} ({params})")
+    for title, built_in in (("fights and journeys (--strategy)", strategies.BUILT_IN),
+                            ("Stalkeriada (--players)", STALKERIADA)):
+        print(title)
+        for s in built_in.values():
+            params = ", ".join(f"{n}={v:g}" for n, v in zip(s.param_names, s.params)) or "no parameters"
+            print(f"  {s.name:10s} {s.description} ({params})")
 
 
 @app.command()
@@ -612,3 +616,6 @@ def main(argv=None):
 def _fail(message: str):
     print(f"zonesim: error: {message}", file=sys.stderr)
     sys.exit(2)
+
+
+import sim.cli_stalkeriada  # noqa: E402,F401  (registers the Stalkeriada commands)

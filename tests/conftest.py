@@ -3,6 +3,7 @@
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -81,3 +82,27 @@ def extra_monster(tmp_path, name, hp, dice, bonus, defence):
 def proportion_tolerance(p, n, k=4.0):
     """``k`` standard errors of a proportion (at least one count)."""
     return k * max(np.sqrt(p * (1 - p) / n), 1.0 / n)
+
+
+def _toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return str(v)
+
+
+def stalkeriada_content(tmp_path, changes, name="stalkeriada"):
+    """Default content with ``changes`` ({table: {field: value}}) applied to
+    stalkeriada.toml; returns the loaded content."""
+    folder = tmp_path / name
+    shutil.copytree(DEFAULT_DIR, folder)
+    path = folder / "stalkeriada.toml"
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    for table, fields in changes.items():
+        raw.setdefault(table, {}).update(fields)
+    path.write_text("".join(f"[{table}]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in fields.items())
+                            + "\n" for table, fields in raw.items()), encoding="utf-8")
+    return load_content(folder)

@@ -76,3 +76,86 @@ def journey_curves_chart(by_day, title: str, provenance: str, path):
     fig.tight_layout(rect=(0, 0.07, 1, 0.95))
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _save(fig, title, provenance, path, bottom=0.08):
+    fig.suptitle(title, fontsize=12)
+    _footer(fig, provenance)
+    fig.tight_layout(rect=(0, bottom, 1, 0.95))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _rate_bars(ax, labels, rates, lows, highs, colour):
+    """Bars of rates with 95% interval whiskers and their values written on top."""
+    rates, lows, highs = (np.asarray(a, dtype=float) for a in (rates, lows, highs))
+    bars = ax.bar(labels, rates, yerr=[np.clip(rates - lows, 0, None), np.clip(highs - rates, 0, None)],
+                  capsize=4, color=colour)
+    for bar, v in zip(bars, rates):
+        ax.annotate(f"{v:.1%}", (bar.get_x() + bar.get_width() / 2, v), ha="center", va="bottom",
+                    xytext=(0, 3), textcoords="offset points", fontsize=8)
+    ax.set_ylim(0, max(0.05, float(np.nanmax(highs)) * 1.2))
+    ax.set_ylabel("share of games (95% interval)")
+
+
+def stalkeriada_wins_chart(wins, seats, title, provenance, path):
+    """Win rate per strategy (and no winner) and per seat, with 95% intervals."""
+    fig, (ax_w, ax_s) = plt.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1.2, 1]})
+    colours = ["#2e7d32"] * (wins.height - 1) + ["#9e9e9e"]
+    _rate_bars(ax_w, wins["strategy"].to_list(), wins["win_rate"], wins["ci_low"], wins["ci_high"], colours)
+    ax_w.set_title("Who wins")
+    _rate_bars(ax_s, [f"seat {s}" for s in seats["seat"]], seats["win_rate"], seats["ci_low"], seats["ci_high"],
+               "#1565c0")
+    ax_s.set_title("Win rate by seat (seat 1 moves first)")
+    _save(fig, title, provenance, path)
+
+
+def stalkeriada_games_chart(lengths, money, deaths, title, provenance, path):
+    """Game length histogram, mean money by round per strategy, deaths per game by cause."""
+    fig, (ax_l, ax_m, ax_d) = plt.subplots(1, 3, figsize=(16, 4.8))
+    rounds, games = lengths["rounds"].to_numpy(), lengths["games"].to_numpy()
+    width = max(1, int(np.ceil((rounds.max() + 1) / 60)))
+    hist = np.bincount(rounds // width, weights=games)
+    ax_l.bar(np.arange(hist.size) * width, hist / games.sum(), width=width, align="edge", color="#6d4c41")
+    ax_l.set_xlabel(f"rounds ({width} per bar; the last bar holds games stopped at the cap)")
+    ax_l.set_ylabel("share of games")
+    ax_l.set_title("Game length")
+    for name in money["strategy"].unique(maintain_order=True):
+        part = money.filter(money["strategy"] == name)
+        ax_m.plot(part["round"].to_numpy(), part["mean_money"].to_numpy(), label=name, lw=1.6)
+    ax_m.set_xlabel("round")
+    ax_m.set_ylabel("mean money, G (games still running)")
+    ax_m.set_title("Money over time")
+    ax_m.grid(alpha=0.3)
+    ax_m.legend()
+    names = deaths["strategy"].unique(maintain_order=True).to_list()
+    causes = deaths["cause"].unique(maintain_order=True).to_list()
+    x = np.arange(len(names))
+    for i, cause in enumerate(causes):
+        part = deaths.filter(deaths["cause"] == cause)
+        v = part["per_game"].to_numpy()
+        ax_d.bar(x + (i - 1) * 0.27, v, width=0.27, label=cause,
+                 yerr=[v - part["ci_low"].to_numpy(), part["ci_high"].to_numpy() - v], capsize=3)
+    ax_d.set_xticks(x, names)
+    ax_d.set_ylabel("deaths per game (95% interval)")
+    ax_d.set_title("How stalkers die")
+    ax_d.legend()
+    _save(fig, title, provenance, path)
+
+
+def matrix_chart(matrix, names, low, high, title, provenance, path):
+    """Win-rate matrix: row strategy's win rate in games with the column strategy, with its 95% interval."""
+    n = len(names)
+    fig, ax = plt.subplots(figsize=(2.2 + 1.5 * n, 1.4 + 1.2 * n))
+    image = ax.imshow(matrix, cmap="RdYlGn", vmin=0, vmax=max(0.5, float(np.nanmax(matrix))))
+    for i in range(n):
+        for j in range(n):
+            if not np.isnan(matrix[i, j]):
+                ax.text(j, i, f"{matrix[i, j]:.1%}\n[{low[i, j]:.1%}, {high[i, j]:.1%}]", ha="center",
+                        va="center", fontsize=8)
+    ax.set_xticks(range(n), names)
+    ax.set_yticks(range(n), names)
+    ax.set_xlabel("against")
+    ax.set_ylabel("win rate of")
+    fig.colorbar(image, ax=ax, fraction=0.046, label="win rate")
+    _save(fig, title, provenance, path, bottom=0.1)

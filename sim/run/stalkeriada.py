@@ -1,0 +1,335 @@
+"""Running Stalkeriada games: compile the content, seat the strategies, run the
+kernel in chunks and turn its sums into tidy tables with 95% intervals."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+import sim.kernels.stalkeriada as K
+from sim.analysis.stats import mean_interval, wilson
+from sim.content.load import Content
+from sim.content.loadout import LoadoutError
+from sim.content.stalkeriada import SQUARE_KINDS, TILE_KINDS, StalkeriadaContent, load_stalkeriada
+from strategies import load
+from strategies.stalkeriada import BUILT_IN, StalkeriadaStrategy
+
+DEFAULT_PLAYERS = ("cautious", "greedy", "jelly", "rush")
+ITEMS = ("ozk", "pliers", "nut")
+
+
+def get_stalkeriada_strategy(spec: str) -> StalkeriadaStrategy:
+    """A built-in Stalkeriada strategy by name, or ``FILE.py:NAME``."""
+    return load(spec, BUILT_IN, StalkeriadaStrategy)
+
+
+def neighbour_table(rows, cols):
+    """Odd-r neighbours of every cell in directions 0..5 (docs "The board"), -1 off the grid."""
+    even = ((0, 1), (-1, 0), (-1, -1), (0, -1), (1, -1), (1, 0))
+    odd = ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, 0), (1, 1))
+    table = np.full((rows * cols, 6), -1, np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            for d, (dr, dc) in enumerate(odd if r % 2 else even):
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    table[r * cols + c, d] = (r + dr) * cols + c + dc
+    return table
+
+
+def compile_tables(sc: StalkeriadaContent):
+    """``(cfg, squares, prices, tiles0)`` for the kernel."""
+    s = sc.settings
+    cfg = np.zeros(K.CFG_SIZE, np.int64)
+    for slot, value in {
+        K.C_SQUARES: len(sc.squares), K.C_EXIT_SQ: sc.squares.index("exit"),
+        K.C_POLICE_SQ: sc.squares.index("police"), K.C_BUTCHER_SQ: sc.squares.index("butcher"),
+        K.C_START_MONEY: s["city"]["start_money"], K.C_ARREST_ON: s["police"]["arrest_on"],
+        K.C_RELEASE_ON: s["police"]["release_on"], K.C_PRICE_OZK: s["shop"]["ozk"],
+        K.C_PRICE_PLIERS: s["shop"]["pliers"], K.C_PRICE_NUT: s["shop"]["nut"],
+        K.C_PRICE_VISA: s["shop"]["exit_visa"], K.C_PARTNER_ON: s["borscht"]["partner_on"],
+        K.C_DEPOSIT: s["borscht"]["partner_deposit"], K.C_BONUS: s["borscht"]["partner_bonus"],
+        K.C_SHARE: s["borscht"]["partner_share_percent"], K.C_FEE: s["butcher"]["fee"],
+        K.C_ORDER_ON: s["jelly"]["order_on"], K.C_REWARD: s["jelly"]["reward"], K.C_FILL_ON: s["jelly"]["fill_on"],
+        K.C_SPILL_ON: s["jelly"]["spill_on"], K.C_ACCIDENT_ON: s["jelly"]["accident_on"],
+        K.C_FENCES: s["fence"]["cells"], K.C_W_GAP: s["fence"]["gap"], K.C_W_FENCE: s["fence"]["fence"],
+        K.C_W_AMBUSH: s["fence"]["ambush"], K.C_GAP_ON: s["fence"]["gap_ambush_on"],
+        K.C_PLIERS_ON: s["fence"]["pliers_ambush_on"], K.C_ROWS: s["zone"]["rows"], K.C_COLS: s["zone"]["cols"],
+        K.C_BACKPACK: s["zone"]["backpack"], K.C_SURVIVE_ON: s["zone"]["trap_survive_on"],
+        K.C_GOLDEN_BONUS: s["zone"]["golden_ball_bonus"], K.C_ROUND_CAP: s["game"]["round_cap"],
+        K.C_ZUDA: s["tiles"]["zuda"], K.C_CHIPS: s["tiles"]["loot"] + s["tiles"]["zuda"],
+    }.items():
+        cfg[slot] = value
+    squares = np.array([SQUARE_KINDS.index(q) for q in sc.squares], np.int64)
+    tiles0 = np.array([TILE_KINDS.index(t) for t in sc.tile_list()], np.int64)
+    return cfg, squares, np.array(sc.prices, np.int64), tiles0
+
+
+def game_template(sc: StalkeriadaContent, n_seats):
+    """An empty game array ``g`` with its header and neighbour table (kernel layout)."""
+    s = sc.settings
+    rows, cols = s["zone"]["rows"], s["zone"]["cols"]
+    cells, fences, chips = rows * cols, s["fence"]["cells"], s["tiles"]["loot"] + s["tiles"]["zuda"]
+    offsets, size = K.layout(cells, fences, chips, n_seats)
+    g = np.zeros(size, np.int64)
+    g[K.H_O_TILE:K.H_O_SEAT + 1] = offsets
+    for slot, value in {
+        K.H_SEATS: n_seats, K.H_ROWS: rows, K.H_COLS: cols, K.H_CELLS: cells, K.H_FENCES: fences,
+        K.H_BACKPACK: s["zone"]["backpack"], K.H_CHIPS: chips, K.H_ZUDA: s["tiles"]["zuda"],
+        K.H_W_GAP: s["fence"]["gap"], K.H_W_FENCE: s["fence"]["fence"], K.H_W_AMBUSH: s["fence"]["ambush"],
+        K.H_PRICE_OZK: s["shop"]["ozk"], K.H_PRICE_PLIERS: s["shop"]["pliers"], K.H_PRICE_NUT: s["shop"]["nut"],
+    }.items():
+        g[slot] = value
+    g[g[K.H_O_NBR]:g[K.H_O_NBR] + 6 * cells] = neighbour_table(rows, cols).ravel()
+    return g
+
+
+def _seating(players):
+    """Decision functions and parameter rows for the kernel, padded to ``MAX_SEATS``."""
+    if not 2 <= len(players) <= K.MAX_SEATS:
+        raise LoadoutError(f"--players: {len(players)} players; Stalkeriada seats 2 to {K.MAX_SEATS}")
+    width = max(p.param_vector().size for p in players)
+    params = np.zeros((K.MAX_SEATS, width))
+    for i, p in enumerate(players):
+        params[i, :p.param_vector().size] = p.param_vector()
+    fns = tuple(players[i % len(players)].decide for i in range(K.MAX_SEATS))
+    return fns, params
+
+
+def game_records(content: Content, players, *, seed, games, first_game=0, rotation=0):
+    """Per-game results for tests: ``(results, records, money_rounds)`` with
+    ``results[i]`` = (winner seat or -1, length, turns), ``records[i, field, seat]``."""
+    sc = load_stalkeriada(content)
+    players = [get_stalkeriada_strategy(p) if isinstance(p, str) else p for p in players]
+    fns, params = _seating(players)
+    n = len(players)
+    cap = sc.settings["game"]["round_cap"]
+    results = np.zeros((games, 3), np.int64)
+    records = np.zeros((games, K.N_RECORD, n), np.int64)
+    money_rounds = np.zeros((games, cap, n), np.int64)
+    K.game_records(seed, first_game, games, rotation, game_template(sc, n), compile_tables(sc), fns, params, n,
+                   results, records, money_rounds)
+    return results, records, money_rounds
+
+
+@dataclass
+class StalkeriadaResult:
+    """Sums over ``games`` games of ``players`` (strategy names, in seat order of
+    rotation 0). ``section(T_*)`` gives one tally section."""
+
+    players: tuple
+    games: int
+    seed: int
+    rotations: int
+    round_cap: int
+    tally: np.ndarray
+    at: np.ndarray
+    elapsed_s: float
+
+    def section(self, k):
+        return self.tally[self.at[k]:self.at[k + 1]]
+
+    @property
+    def turns(self):
+        return int(self.section(K.T_TURNS)[0])
+
+    def _record(self, p, field):
+        return int(self.section(K.T_RECORD)[p * K.N_RECORD + K.RECORD_FIELDS.index(field)])
+
+    def win_rates(self) -> pl.DataFrame:
+        """Win rate per player with its 95% Wilson interval, and the no-winner row."""
+        wins, rows = self.section(K.T_WINS), []
+        for p, name in enumerate(self.players):
+            lo, hi = wilson(int(wins[p]), self.games)
+            rows.append({"player": p, "strategy": name, "wins": int(wins[p]), "games": self.games,
+                         "win_rate": wins[p] / self.games, "ci_low": lo, "ci_high": hi})
+        none = int(self.section(K.T_NO_WINNER)[0])
+        lo, hi = wilson(none, self.games)
+        rows.append({"player": None, "strategy": "(no winner)", "wins": none, "games": self.games,
+                     "win_rate": none / self.games, "ci_low": lo, "ci_high": hi})
+        return pl.DataFrame(rows)
+
+    def seat_rates(self) -> pl.DataFrame:
+        """Win rate per player and seat (seat 1 moves first), with 95% intervals."""
+        P = len(self.players)
+        wins, games, rows = self.section(K.T_SEAT_WINS), self.section(K.T_SEAT_GAMES), []
+        for p, name in enumerate(self.players):
+            for s in range(P):
+                w, n = int(wins[p * P + s]), int(games[p * P + s])
+                if n:
+                    lo, hi = wilson(w, n)
+                    rows.append({"strategy": name, "seat": s + 1, "wins": w, "games": n, "win_rate": w / n,
+                                 "ci_low": lo, "ci_high": hi})
+        return pl.DataFrame(rows)
+
+    def seat_advantage(self) -> pl.DataFrame:
+        """Win rate by seat over all players (the first-player advantage)."""
+        P = len(self.players)
+        wins, games = self.section(K.T_SEAT_WINS).reshape(P, P), self.section(K.T_SEAT_GAMES).reshape(P, P)
+        rows = []
+        for s in range(P):
+            w, n = int(wins[:, s].sum()), int(games[:, s].sum()) // P
+            lo, hi = wilson(w, n)
+            rows.append({"seat": s + 1, "wins": w, "games": n, "win_rate": w / n, "ci_low": lo, "ci_high": hi})
+        return pl.DataFrame(rows)
+
+    def lengths(self) -> pl.DataFrame:
+        """Games by length in rounds (the cap's row holds the no-winner games too)."""
+        hist = self.section(K.T_LENGTH)
+        return pl.DataFrame({"rounds": np.nonzero(hist)[0], "games": hist[hist > 0]})
+
+    def length_summary(self) -> dict:
+        hist = self.section(K.T_LENGTH).astype(float)
+        rounds = np.arange(hist.size)
+        total, total_sq = float((hist * rounds).sum()), float((hist * rounds ** 2).sum())
+        lo, hi = mean_interval(total, total_sq, self.games)
+        cdf = np.cumsum(hist) / self.games
+        return {"mean": total / self.games, "ci_low": lo, "ci_high": hi,
+                "median": int(np.searchsorted(cdf, 0.5)), "p90": int(np.searchsorted(cdf, 0.9))}
+
+    def per_player(self) -> pl.DataFrame:
+        """Per-player means per game: deaths by cause, arrests, purchases, jelly, money."""
+        rows = []
+        sq = self.section(K.T_MONEY_SQ)
+        for p, name in enumerate(self.players):
+            row = {"strategy": name}
+            for field in K.RECORD_FIELDS:
+                row[field] = self._record(p, field) / self.games
+            lo, hi = mean_interval(self._record(p, "money"), float(sq[p]), self.games)
+            row.update(money_ci_low=lo, money_ci_high=hi)
+            rows.append(row)
+        return pl.DataFrame(rows)
+
+    def deaths(self) -> pl.DataFrame:
+        """Deaths per game by cause, per player, with 95% intervals on the rate per game."""
+        rows = []
+        for p, name in enumerate(self.players):
+            for cause in ("mosquito", "trap", "jelly"):
+                n = self._record(p, f"deaths_{cause}")
+                half = 1.96 * math.sqrt(n) / self.games  # Poisson count per game
+                rows.append({"strategy": name, "cause": cause, "deaths": n, "per_game": n / self.games,
+                             "ci_low": max(0.0, n / self.games - half), "ci_high": n / self.games + half})
+        return pl.DataFrame(rows)
+
+    def items(self) -> pl.DataFrame:
+        """How often each shop item is bought, and the win rate with and without it."""
+        bought, bought_wins = self.section(K.T_BOUGHT_GAMES), self.section(K.T_BOUGHT_WINS)
+        wins, rows = self.section(K.T_WINS), []
+        for p, name in enumerate(self.players):
+            for k, item in enumerate(ITEMS):
+                n, w = int(bought[p * 3 + k]), int(bought_wins[p * 3 + k])
+                n0, w0 = self.games - n, int(wins[p]) - w
+                lo, hi = wilson(w, n)
+                lo0, hi0 = wilson(w0, n0)
+                rows.append({"strategy": name, "item": item, "bought_per_game": self._record(p, f"bought_{item}")
+                             / self.games, "games_with": n, "win_rate_with": w / n if n else None,
+                             "with_ci_low": lo, "with_ci_high": hi, "games_without": n0,
+                             "win_rate_without": w0 / n0 if n0 else None, "without_ci_low": lo0,
+                             "without_ci_high": hi0})
+        return pl.DataFrame(rows)
+
+    def money_curves(self) -> pl.DataFrame:
+        """Mean money after each round, per player, over the games still running then."""
+        games = self.section(K.T_ROUND_GAMES)
+        money = self.section(K.T_MONEY_ROUND).reshape(len(self.players), self.round_cap)
+        rounds = np.nonzero(games)[0]
+        return pl.concat([pl.DataFrame({"strategy": name, "round": rounds + 1, "games": games[rounds],
+                                        "mean_money": money[p, rounds] / games[rounds]})
+                          for p, name in enumerate(self.players)])
+
+    def summary(self) -> dict:
+        return {
+            "players": list(self.players), "games": self.games, "seed": self.seed,
+            "rotate_seats": self.rotations > 1, "round_cap": self.round_cap,
+            "win_rates": self.win_rates().to_dicts(), "seat_advantage": self.seat_advantage().to_dicts(),
+            "length": self.length_summary(), "per_player": self.per_player().to_dicts(),
+            "items": self.items().to_dicts(), "turns": self.turns, "elapsed_s": self.elapsed_s,
+            "player_turns_per_s": self.turns / self.elapsed_s if self.elapsed_s > 0 else None,
+        }
+
+
+def _sections(P, cap):
+    sizes = {K.T_GAMES: 1, K.T_NO_WINNER: 1, K.T_TURNS: 1, K.T_WINS: P, K.T_SEAT_WINS: P * P,
+             K.T_SEAT_GAMES: P * P, K.T_LENGTH: cap + 1, K.T_RECORD: P * K.N_RECORD, K.T_MONEY_SQ: P,
+             K.T_BOUGHT_GAMES: P * 3, K.T_BOUGHT_WINS: P * 3, K.T_MONEY_ROUND: P * cap, K.T_ROUND_GAMES: cap}
+    return np.concatenate([[0], np.cumsum([sizes[k] for k in range(K.T_END)])]).astype(np.int64)
+
+
+def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats=False, chunk=1 << 16,
+                         on_progress=None) -> StalkeriadaResult:
+    """``games`` games (per seat rotation with ``rotate_seats``: every player takes
+    every seat on the same dice) between ``players`` (names or strategies)."""
+    if games < 1:
+        raise LoadoutError(f"--games: {games}; give at least 1 game")
+    sc = load_stalkeriada(content)
+    strategies = [get_stalkeriada_strategy(p) if isinstance(p, str) else p for p in players]
+    fns, params = _seating(strategies)
+    P, cap = len(strategies), sc.settings["game"]["round_cap"]
+    rotations = P if rotate_seats else 1
+    total = games * rotations
+    at = _sections(P, cap)
+    tally = np.zeros(at[-1], np.int64)
+    template, tables = game_template(sc, P), compile_tables(sc)
+    elapsed, done = 0.0, 0
+    while done < total:
+        n = min(chunk, total - done)
+        start = time.perf_counter()
+        K.run_games(seed, done, n, rotations, template, tables, fns, params, P, at, tally)
+        elapsed += time.perf_counter() - start
+        done += n
+        if on_progress:
+            on_progress(done, total, None)
+    return StalkeriadaResult(tuple(s.name for s in strategies), total, seed, rotations, cap, tally, at, elapsed)
+
+
+@dataclass
+class RoundRobin:
+    """Win rate of strategy i over all games that had strategy j at the table
+    (``rate[i, j]``, 95% Wilson ``low`` / ``high``), and the same as a long table."""
+
+    rate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    table: pl.DataFrame
+    elapsed_s: float
+
+
+def round_robin(content: Content, names, set_size, *, games, seed, on_progress=None) -> RoundRobin:
+    """Every set of ``set_size`` strategies of ``names`` plays ``games`` games per
+    seat rotation, all sets on the same seed (common dice)."""
+    n = len(names)
+    wins, played = np.zeros((n, n), np.int64), np.zeros((n, n), np.int64)
+    elapsed, done = 0.0, 0
+    for group in itertools.combinations(range(n), set_size):
+        def progress(k, _total, _width, base=done):
+            if on_progress:
+                on_progress(base + k, None, None)
+
+        result = simulate_stalkeriada(content, [names[i] for i in group], games=games, seed=seed,
+                                      rotate_seats=True, on_progress=progress)
+        elapsed += result.elapsed_s
+        done += result.games
+        won = result.section(K.T_WINS)
+        for a, i in enumerate(group):
+            for j in group:
+                if i != j:
+                    wins[i, j] += won[a]
+                    played[i, j] += result.games
+    rate, low, high = (np.full((n, n), np.nan) for _ in range(3))
+    rows = []
+    for i, j in itertools.permutations(range(n), 2):
+        if played[i, j]:
+            rate[i, j] = wins[i, j] / played[i, j]
+            low[i, j], high[i, j] = wilson(int(wins[i, j]), int(played[i, j]))
+            rows.append({"strategy": names[i], "against": names[j], "wins": int(wins[i, j]),
+                         "games": int(played[i, j]), "win_rate": rate[i, j], "ci_low": low[i, j],
+                         "ci_high": high[i, j]})
+    return RoundRobin(rate, low, high, pl.DataFrame(rows), elapsed)
+
+
+__all__ = ["DEFAULT_PLAYERS", "RoundRobin", "StalkeriadaResult", "round_robin", "compile_tables", "game_records",
+           "game_template", "get_stalkeriada_strategy", "neighbour_table", "simulate_stalkeriada"]

@@ -1,0 +1,276 @@
+"""Stalkeriada strategies: the ``planner`` family and its four shipped settings.
+
+A Stalkeriada strategy is one ``@njit`` function with the signature
+``sim.kernels.stalkeriada.DECISION``: ``decide(kind, seat, g, params) -> int``,
+where ``kind`` is ``D_FENCE``, ``D_SLIDE``, ``D_BUY``, ``D_SELL``, ``D_JELLY`` or
+``D_STEP`` and ``g`` the game state (docs/stalkeriada-resolution.md, "Decisions").
+
+The planner (docs "The built-in strategy family") buys its kit in the order
+pliers, nuts, OZK while money stays above a reserve; picks the fence cell most
+likely to let him in; in the Zone walks the cheapest path (face-down cells weigh
+2, swamps their hummocks, stop and pointers 3) to the nearest face-down cell or
+chip while collecting, and to the nearest corridor, flip or known exit once carrying
+``home_at`` chips, a full container or a full backpack; throws a nut before a
+face-down cell if told to.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from sim.kernels.stalkeriada import (
+    BUY_NUT, BUY_OZK, BUY_PLIERS, D_BUY, D_FENCE, D_JELLY, D_SELL, D_SLIDE, D_STEP, DECISION,
+    DEVILS_CABBAGE, EMPTY_CONTAINER, FENCE, FIRE_FLUFF, FLIP, FULL_CONTAINER, GAP, GATE, GOLDEN_BALL,
+    H_ARG, H_BACKPACK, H_CELLS, H_COLS, H_FENCES, H_GOLDEN_REVEALER, H_GOLDEN_USED, H_O_FENCE, H_O_FENCE_UP,
+    H_O_NBR, H_O_OCC, H_O_TILE, H_O_UP,
+    H_O_SCRATCH, H_PRICE_NUT, H_PRICE_OZK, H_PRICE_PLIERS, H_W_AMBUSH, H_W_FENCE, H_W_GAP, INF,
+    JELLY_BASEMENT, JUMPING_POINTER, MOSQUITO_BALD, POINTER, S_AT, S_CHIPS, S_CONTAINER, S_MONEY, S_NUTS,
+    S_OZK, S_PLIERS, S_WHERE, STEP_EXIT, STEP_NUT, STOP, SWAMP_2, SWAMP_3, TRAP, CORRIDOR,
+    has_loot, is_up, load, lying, neighbour, occupant, seat_base, tile,
+)
+
+PLANNER_PARAMS = ("pliers", "ozk", "nuts", "reserve", "home_at", "jelly", "sell_min", "throw")
+P_PLIERS, P_OZK, P_NUTS, P_RESERVE, P_HOME_AT, P_JELLY, P_SELL_MIN, P_THROW = range(8)
+
+
+@njit(inline="always", cache=True)
+def deadly(g, x, ozk):
+    """A face-up trap that would hurt this stalker (S-15)."""
+    t = tile(g, x)
+    return is_up(g, x) and (t == MOSQUITO_BALD or t == TRAP or ((t == FIRE_FLUFF or t == DEVILS_CABBAGE) and not ozk))
+
+
+@njit(inline="always", cache=True)
+def fence_score(g, j, pliers, ozk):
+    """12 x W x the chance to get in through fence cell ``j`` (S-11), W = weight
+    sum; 0 before a known deadly front cell."""
+    w = g[H_W_GAP] + g[H_W_FENCE] + g[H_W_AMBUSH]
+    if deadly(g, j, ozk):
+        return 0
+    if g[g[H_O_FENCE_UP] + j]:
+        kind = g[g[H_O_FENCE] + j]
+        return 6 * w if kind == GAP else 10 * w if kind == FENCE and pliers else 0
+    return 6 * g[H_W_GAP] + (10 * g[H_W_FENCE] if pliers else 0)
+
+
+@njit(inline="always", cache=True)
+def blocked(g, s, x, ozk, home):
+    """A cell the planner never enters: another stalker, a known deadly tile, or
+    (while collecting) a flip or corridor, which would end the trip."""
+    if occupant(g, x) >= 0 and occupant(g, x) != s:
+        return True
+    return deadly(g, x, ozk) or (not home and is_up(g, x) and (tile(g, x) == FLIP or tile(g, x) == CORRIDOR))
+
+
+@njit(inline="always", cache=True)
+def exit_cost(g, x, pliers):
+    """Cost of leaving the Zone from front cell ``x`` through its face-up fence
+    cell (S-12): 1 through a fence with pliers (ambush 1/6), 2 through a gap
+    (ambush 1/2); INF where there is no known way out."""
+    if x >= g[H_COLS] or x >= g[H_FENCES] or not g[g[H_O_FENCE_UP] + x]:
+        return INF
+    kind = g[g[H_O_FENCE] + x]
+    return 1 if kind == FENCE and pliers else 2 if kind == GAP else INF
+
+
+@njit(inline="always", cache=True)
+def weight(g, x):
+    """Steps (and risk) of entering cell ``x``."""
+    if not is_up(g, x):
+        return 2
+    t = tile(g, x)
+    if t == SWAMP_2:
+        return 2
+    if t == SWAMP_3 or t == STOP or t == POINTER or t == JUMPING_POINTER:
+        return 3
+    return 1
+
+
+@njit(inline="always", cache=True)
+def end_cost(g, s, x, home, pliers, empty_container):
+    """What is left to pay on reaching cell ``x``: 0 at a goal, the exit cost at
+    a known exit (home mode), INF elsewhere (docs "STEP")."""
+    up = is_up(g, x)
+    if home:
+        if up and (tile(g, x) == CORRIDOR or tile(g, x) == FLIP):
+            return 0
+        return exit_cost(g, x, pliers)
+    if not up or lying(g, x) > 0:
+        return 0
+    t = tile(g, x)
+    if (t == JELLY_BASEMENT and empty_container) or (
+            t == GOLDEN_BALL and g[H_GOLDEN_USED] == 0 and g[H_GOLDEN_REVEALER] == s):
+        return 0
+    return INF
+
+
+@njit(inline="always", cache=True)
+def _cell_weight(g, o_up, o_tile, o_occ, x, s, ozk, home):
+    """``weight(x)`` of a cell the planner may enter, 0 if it is blocked."""
+    occ = g[o_occ + x]
+    if occ != 0 and occ != s + 1:
+        return 0
+    if g[o_up + x] == 0:
+        return 2
+    t = g[o_tile + x]
+    if t == MOSQUITO_BALD or t == TRAP or ((t == FIRE_FLUFF or t == DEVILS_CABBAGE) and not ozk):
+        return 0
+    if not home and (t == FLIP or t == CORRIDOR):
+        return 0
+    if t == SWAMP_2:
+        return 2
+    if t == SWAMP_3 or t == STOP or t == POINTER or t == JUMPING_POINTER:
+        return 3
+    return 1
+
+
+@njit(cache=True)
+def cheapest_move(g, s, x, home):
+    """``(best, d)``: the least ``weight(n) + D(n)`` over the neighbours ``n`` of
+    ``x`` in direction ``d``, first ``d`` on ties (docs "STEP"); ``(INF, -1)`` if
+    none. Dijkstra from ``x`` over keys ``8 * cost + first direction`` in a ring of
+    four cost buckets (weights are 1..3), stopped once no cheaper way remains."""
+    o = seat_base(g, s)
+    ozk, pliers = g[o + S_OZK], g[o + S_PLIERS]
+    empty_container = g[o + S_CONTAINER] == EMPTY_CONTAINER
+    cells = g[H_CELLS]
+    o_up, o_tile, o_occ, nbr = g[H_O_UP], g[H_O_TILE], g[H_O_OCC], g[H_O_NBR]
+    key = g[H_O_SCRATCH]
+    ring = key + cells
+    count = ring + 4 * cells
+    for n in range(cells):
+        g[key + n] = INF
+    for b in range(4):
+        g[count + b] = 0
+    pending = 0
+    for d in range(6):
+        n = g[nbr + 6 * x + d]
+        if n >= 0:
+            w = _cell_weight(g, o_up, o_tile, o_occ, n, s, ozk, home)
+            if w > 0:
+                k = 8 * w + d
+                g[key + n] = k
+                b = (k >> 3) & 3
+                g[ring + b * cells + g[count + b]] = n
+                g[count + b] += 1
+                pending += 1
+    best, level = INF, 1
+    while pending > 0 and 8 * level <= best:
+        b = level & 3
+        for i in range(g[count + b]):
+            n = g[ring + b * cells + i]
+            k = g[key + n]
+            if k >> 3 != level:  # moved to a cheaper level since
+                continue
+            e = end_cost(g, s, n, home, pliers, empty_container)
+            if e < INF and k + 8 * e < best:
+                best = k + 8 * e
+            for d in range(6):
+                m = g[nbr + 6 * n + d]
+                if m < 0:
+                    continue
+                w = _cell_weight(g, o_up, o_tile, o_occ, m, s, ozk, home)
+                if w == 0:
+                    continue
+                k2 = k + 8 * w
+                old = g[key + m]
+                if k2 < old:
+                    g[key + m] = k2
+                    if old == INF or old >> 3 != k2 >> 3:
+                        b2 = (k2 >> 3) & 3
+                        g[ring + b2 * cells + g[count + b2]] = m
+                        g[count + b2] += 1
+                        pending += 1
+        pending -= g[count + b]
+        g[count + b] = 0
+        level += 1
+    return (best >> 3, best & 7) if best < INF else (INF, -1)
+
+
+@njit(cache=True)
+def plan_step(g, s, params):
+    """The planner's STEP answer (docs "STEP")."""
+    o = seat_base(g, s)
+    x = g[o + S_AT]
+    ozk = g[o + S_OZK]
+    if g[o + S_WHERE] == GATE:
+        return 0 if occupant(g, x) < 0 else -1
+    container = g[o + S_CONTAINER]
+    home = (g[o + S_CHIPS] >= params[P_HOME_AT] or load(g, o) == g[H_BACKPACK]
+            or container == FULL_CONTAINER)
+    best, best_d = cheapest_move(g, s, x, home)
+    if best >= INF and not home:  # nothing left to collect: make for a way out
+        home = True
+        best, best_d = cheapest_move(g, s, x, home)
+    way_out = exit_cost(g, x, g[o + S_PLIERS])
+    if home and has_loot(g, o) and way_out < INF and way_out <= best:
+        return STEP_EXIT
+    if best >= INF:
+        return -1
+    if params[P_THROW] > 0 and g[o + S_NUTS] > 0 and not is_up(g, neighbour(g, x, best_d)):
+        return STEP_NUT + best_d
+    return best_d
+
+
+@njit(DECISION, cache=True)
+def planner(kind, s, g, params):
+    """The planner family (module docstring); parameters ``PLANNER_PARAMS``."""
+    o = seat_base(g, s)
+    if kind == D_STEP:
+        return plan_step(g, s, params)
+    if kind == D_FENCE or kind == D_SLIDE:
+        pliers = g[o + S_PLIERS]
+        here, reach = g[o + S_AT], g[H_ARG]
+        best, best_j = -1, 0
+        for j in range(g[H_FENCES]):
+            if kind == D_SLIDE and abs(j - here) > reach:
+                continue
+            score = fence_score(g, j, pliers, g[o + S_OZK])
+            if score > best or (kind == D_SLIDE and score == best and abs(j - here) < abs(best_j - here)):
+                best, best_j = score, j
+        return best_j
+    if kind == D_BUY:
+        money, reserve = g[o + S_MONEY], params[P_RESERVE]
+        if params[P_PLIERS] > 0 and not g[o + S_PLIERS] and money - g[H_PRICE_PLIERS] >= reserve:
+            return BUY_PLIERS
+        if g[o + S_NUTS] < params[P_NUTS] and money - g[H_PRICE_NUT] >= reserve:
+            return BUY_NUT
+        if params[P_OZK] > 0 and not g[o + S_OZK] and money - g[H_PRICE_OZK] >= reserve:
+            return BUY_OZK
+        return -1
+    if kind == D_SELL:
+        return 1 if g[H_ARG] >= params[P_SELL_MIN] else 0
+    if kind == D_JELLY:
+        return 1 if params[P_JELLY] > 0 else 0
+    return -1
+
+
+@dataclass(frozen=True)
+class StalkeriadaStrategy:
+    """A named Stalkeriada strategy: a ``DECISION`` function and its parameters."""
+
+    name: str
+    description: str
+    decide: object
+    params: tuple
+    param_names: tuple = PLANNER_PARAMS
+
+    def param_vector(self):
+        p = np.asarray(self.params, dtype=np.float64)
+        return p if p.size else np.zeros(1)
+
+
+def _planner(name, description, **values):
+    return StalkeriadaStrategy(name, description, planner, tuple(float(values[k]) for k in PLANNER_PARAMS))
+
+
+CAUTIOUS = _planner("cautious", "buys pliers, 2 nuts and the OZK first; goes home with 2 loot; throws nuts",
+                    pliers=1, ozk=1, nuts=2, reserve=0, home_at=2, jelly=0, sell_min=500, throw=1)
+GREEDY = _planner("greedy", "buys pliers only; fills the backpack (5 loot) before going home",
+                  pliers=1, ozk=0, nuts=0, reserve=0, home_at=5, jelly=0, sell_min=500, throw=0)
+JELLY = _planner("jelly", "takes the witch's-jelly order; pliers, OZK and a nut; home with 3 loot",
+                 pliers=1, ozk=1, nuts=1, reserve=0, home_at=3, jelly=1, sell_min=500, throw=1)
+RUSH = _planner("rush", "buys nothing but the exit visa; goes home with 3 loot",
+                pliers=0, ozk=0, nuts=0, reserve=0, home_at=3, jelly=0, sell_min=500, throw=0)
+BUILT_IN = {s.name: s for s in (CAUTIOUS, GREEDY, JELLY, RUSH)}
