@@ -639,6 +639,17 @@ def _start_streams(rng, seed_mixed, game, n_seats):
 
 
 _TABLES = types.UniTuple(types.int64[::1], 4)
+_TURN_SIG = types.void(types.int64[::1], types.int64, _TABLES, types.uint64[::1], DecisionType, types.float64[::1],
+                       types.int64[:, ::1])
+
+
+@njit(_TURN_SIG, cache=True)
+def one_turn(g, s, tables, rng, fn, params, rec):
+    """One turn of seat ``s`` with the compiled tables (for tests and tools)."""
+    cfg, squares, prices, _ = tables
+    turn(g, s, cfg, squares, prices, rng, fn, params, rec)
+
+
 _RECORDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[::1], _TABLES,
                           types.UniTuple(DecisionType, MAX_SEATS), types.float64[:, ::1], types.int64,
                           types.int64[:, ::1], types.int64[:, :, ::1], types.int64[:, :, ::1])
