@@ -63,9 +63,9 @@ def stalkeriada(
       zonesim stalkeriada --players jelly,greedy,my_bots.py:hoarder --out results/st
     """
     from sim.content.stalkeriada import load_stalkeriada
-    from sim.run.stalkeriada import simulate_stalkeriada
+    from sim.run.stalkeriada import get_stalkeriada_strategy, simulate_stalkeriada
 
-    names = _players(players)
+    names = [get_stalkeriada_strategy(n) for n in _players(players)]
     if games < 1:
         raise UsageProblem(f"--games: {games}; give at least 1 game")
     game = load_content(content)
@@ -170,9 +170,11 @@ def stalkeriada_matrix(
       zonesim stalkeriada-matrix --players cautious,greedy,jelly,rush --set-size 3 --out results/rr
     """
     from sim.content.stalkeriada import load_stalkeriada
-    from sim.run.stalkeriada import round_robin
+    from sim.run.stalkeriada import get_stalkeriada_strategy, round_robin
 
     names = list(dict.fromkeys(_players(players)))
+    for name in names:  # unknown names fail here, before any game is played
+        get_stalkeriada_strategy(name)
     if not 2 <= set_size <= min(6, len(names)):
         raise UsageProblem(f"--set-size: {set_size}; use 2 to {min(6, len(names))} for {len(names)} strategies")
     if games < 1:

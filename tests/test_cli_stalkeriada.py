@@ -1,0 +1,88 @@
+"""``zonesim stalkeriada`` and ``zonesim stalkeriada-matrix`` from the shell:
+JSON, tables on disk, charts, seat rotation, same seed same numbers, and one
+clear line with exit 2 for bad input."""
+
+import json
+
+import polars as pl
+import pytest
+
+from tests.conftest import zonesim
+
+
+def _json(*args, cwd=None):
+    proc = zonesim(*args, "--json", cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    out = tmp_path_factory.mktemp("st") / "run"
+    data = _json("stalkeriada", "--games", 300, "--seed", 3, "--rotate-seats", "--out", out)
+    return data, out
+
+
+def test_json_reports_win_rates_with_intervals_that_add_up(written):
+    data, _ = written
+    assert data["games"] == 1200 and data["rotate_seats"]  # 300 games x 4 seat orders
+    rates = data["win_rates"]
+    assert [r["strategy"] for r in rates] == ["cautious", "greedy", "jelly", "rush", "(no winner)"]
+    assert sum(r["wins"] for r in rates) == 1200
+    for r in rates:
+        assert r["ci_low"] <= r["win_rate"] <= r["ci_high"]
+    assert sum(s["wins"] for s in data["seat_advantage"]) == 1200 - rates[-1]["wins"]
+    assert data["length"]["median"] <= data["length"]["p90"] <= data["round_cap"]
+
+
+def test_out_writes_tables_charts_and_manifest(written):
+    data, out = written
+    manifest = json.loads((out / "manifest.json").read_text())
+    for name in manifest["files"]:
+        assert (out / name).is_file(), name
+    seats = pl.read_parquet(out / "stalkeriada_seats.parquet")
+    assert seats.height == 16 and set(seats["games"]) == {300}  # each strategy in each seat, same dice
+    money = pl.read_parquet(out / "stalkeriada_money.parquet")
+    assert money["round"].min() == 1 and (money["mean_money"] > 0).all()
+    items = pl.read_parquet(out / "stalkeriada_items.parquet")
+    assert items.filter(pl.col("strategy") == "rush")["games_with"].sum() == 0  # rush buys no kit
+
+
+def test_same_seed_same_numbers_for_any_thread_count():
+    one = _json("stalkeriada", "--games", 200, "--seed", 9, "--threads", "1")
+    two = _json("stalkeriada", "--games", 200, "--seed", 9, "--threads", "2")
+    for key in ("win_rates", "length", "per_player", "items", "turns"):
+        assert one[key] == two[key]
+
+
+def test_round_robin_matrix(tmp_path):
+    data = _json("stalkeriada-matrix", "--players", "cautious,rush,greedy", "--games", 100, "--seed", 2,
+                 "--out", tmp_path / "rr")
+    cells = {(r["strategy"], r["against"]): r for r in data["matrix"]}
+    assert len(cells) == 6
+    for (a, b), r in cells.items():
+        assert r["games"] == 200  # one pair, two seat orders
+        assert r["wins"] + cells[(b, a)]["wins"] <= 200
+    assert (tmp_path / "rr" / "charts" / "stalkeriada_matrix.png").is_file()
+
+
+@pytest.mark.parametrize("args,message", [
+    (("stalkeriada", "--players", "cautious"), "seats 2 to 6"),
+    (("stalkeriada", "--players", "cautious,nobody"), "unknown strategy 'nobody'"),
+    (("stalkeriada", "--games", "0"), "--games: 0"),
+    (("stalkeriada-matrix", "--players", "cautious,rush", "--set-size", "3"), "--set-size: 3"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    proc = zonesim(*args)
+    assert proc.returncode == 2
+    assert message in proc.stderr and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_bad_content_names_the_file_and_field(tmp_path):
+    folder = tmp_path / "c"
+    assert zonesim("content", "init", folder).returncode == 0
+    path = folder / "stalkeriada.toml"
+    path.write_text(path.read_text().replace("grass = 11", "grass = 12"))
+    proc = zonesim("stalkeriada", "--games", "10", "--content", folder)
+    assert proc.returncode == 2
+    assert "stalkeriada.toml: tiles: 50 tiles" in proc.stderr and "set grass = 11" in proc.stderr
