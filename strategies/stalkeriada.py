@@ -22,7 +22,7 @@ from numba import njit
 from sim.kernels.stalkeriada import (
     BUY_NUT, BUY_OZK, BUY_PLIERS, D_BUY, D_FENCE, D_JELLY, D_SELL, D_SLIDE, D_STEP, DECISION,
     DEVILS_CABBAGE, EMPTY_CONTAINER, FENCE, FIRE_FLUFF, FLIP, FULL_CONTAINER, GAP, GATE, GOLDEN_BALL,
-    H_ARG, H_BACKPACK, H_CELLS, H_COLS, H_FENCES, H_GOLDEN_REVEALER, H_GOLDEN_USED, H_O_FENCE, H_O_FENCE_UP,
+    H_ARG, H_BACKPACK, H_CELLS, H_CHIPS, H_O_CHIP_PLACE, H_COLS, H_FENCES, H_GOLDEN_REVEALER, H_GOLDEN_USED, H_O_FENCE, H_O_FENCE_UP,
     H_O_NBR, H_O_OCC, H_O_TILE, H_O_UP,
     H_O_SCRATCH, H_PRICE_NUT, H_PRICE_OZK, H_PRICE_PLIERS, H_W_AMBUSH, H_W_FENCE, H_W_GAP, INF,
     JELLY_BASEMENT, JUMPING_POINTER, MOSQUITO_BALD, POINTER, S_AT, S_CHIPS, S_CONTAINER, S_MONEY, S_NUTS,
@@ -55,15 +55,6 @@ def fence_score(g, j, pliers, ozk):
 
 
 @njit(inline="always", cache=True)
-def blocked(g, s, x, ozk, home):
-    """A cell the planner never enters: another stalker, a known deadly tile, or
-    (while collecting) a flip or corridor, which would end the trip."""
-    if occupant(g, x) >= 0 and occupant(g, x) != s:
-        return True
-    return deadly(g, x, ozk) or (not home and is_up(g, x) and (tile(g, x) == FLIP or tile(g, x) == CORRIDOR))
-
-
-@njit(inline="always", cache=True)
 def exit_cost(g, x, pliers):
     """Cost of leaving the Zone from front cell ``x`` through its face-up fence
     cell (S-12): 1 through a fence with pliers (ambush 1/6), 2 through a gap
@@ -72,19 +63,6 @@ def exit_cost(g, x, pliers):
         return INF
     kind = g[g[H_O_FENCE] + x]
     return 1 if kind == FENCE and pliers else 2 if kind == GAP else INF
-
-
-@njit(inline="always", cache=True)
-def weight(g, x):
-    """Steps (and risk) of entering cell ``x``."""
-    if not is_up(g, x):
-        return 2
-    t = tile(g, x)
-    if t == SWAMP_2:
-        return 2
-    if t == SWAMP_3 or t == STOP or t == POINTER or t == JUMPING_POINTER:
-        return 3
-    return 1
 
 
 @njit(inline="always", cache=True)
@@ -99,8 +77,7 @@ def end_cost(g, s, x, home, pliers, empty_container):
     if not up or lying(g, x) > 0:
         return 0
     t = tile(g, x)
-    if (t == JELLY_BASEMENT and empty_container) or (
-            t == GOLDEN_BALL and g[H_GOLDEN_USED] == 0 and g[H_GOLDEN_REVEALER] == s):
+    if (t == JELLY_BASEMENT and empty_container) or (t == GOLDEN_BALL and _golden_goal(g, s)):
         return 0
     return INF
 
@@ -125,7 +102,21 @@ def _cell_weight(g, o_up, o_tile, o_occ, x, s, ozk, home):
     return 1
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
+def _chips_lying(g):
+    """Whether any loot chip lies on a Zone cell."""
+    for c in range(g[H_CHIPS]):
+        if g[g[H_O_CHIP_PLACE] + c] >= 0:
+            return True
+    return False
+
+
+@njit(inline="always", cache=True)
+def _golden_goal(g, s):
+    return g[H_GOLDEN_USED] == 0 and g[H_GOLDEN_REVEALER] == s
+
+
+@njit(inline="always", cache=True)
 def cheapest_move(g, s, x, home):
     """``(best, d)``: the least ``weight(n) + D(n)`` over the neighbours ``n`` of
     ``x`` in direction ``d``, first ``d`` on ties (docs "STEP"); ``(INF, -1)`` if
@@ -136,31 +127,44 @@ def cheapest_move(g, s, x, home):
     empty_container = g[o + S_CONTAINER] == EMPTY_CONTAINER
     cells = g[H_CELLS]
     o_up, o_tile, o_occ, nbr = g[H_O_UP], g[H_O_TILE], g[H_O_OCC], g[H_O_NBR]
+    # scratch: key and weight + 1 of each cell, both stored above this search's stamp
+    # (anything below it is from an earlier search: unknown), four cost buckets
     key = g[H_O_SCRATCH]
-    ring = key + cells
+    known = key + cells
+    ring = known + cells
     count = ring + 4 * cells
-    for n in range(cells):
-        g[key + n] = INF
+    g[count + 4] += 1
+    base = g[count + 4] << 20
     for b in range(4):
         g[count + b] = 0
     pending = 0
+    best, bound = INF, INF  # the best goal next door; the least a longer way could cost
+    # a way on through a cell that is no goal enters at least one more cell: 1 step,
+    # or 2 while collecting with no face-up goal anywhere (face-down cells weigh 2)
+    more = 2 if not home and not empty_container and not _golden_goal(g, s) and not _chips_lying(g) else 1
     for d in range(6):
         n = g[nbr + 6 * x + d]
         if n >= 0:
             w = _cell_weight(g, o_up, o_tile, o_occ, n, s, ozk, home)
             if w > 0:
                 k = 8 * w + d
-                g[key + n] = k
+                g[key + n] = base + k
                 b = (k >> 3) & 3
                 g[ring + b * cells + g[count + b]] = n
                 g[count + b] += 1
                 pending += 1
-    best, level = INF, 1
+                e = end_cost(g, s, n, home, pliers, empty_container)
+                if e < INF:
+                    best = min(best, k + 8 * e)
+                bound = min(bound, k + 8 * (e if e < more else more))
+    if best < INF and best <= bound:  # no longer way can beat (or tie before) the goal next door
+        return best >> 3, best & 7
+    level = 1
     while pending > 0 and 8 * level <= best:
         b = level & 3
         for i in range(g[count + b]):
             n = g[ring + b * cells + i]
-            k = g[key + n]
+            k = g[key + n] - base
             if k >> 3 != level:  # moved to a cheaper level since
                 continue
             e = end_cost(g, s, n, home, pliers, empty_container)
@@ -170,14 +174,17 @@ def cheapest_move(g, s, x, home):
                 m = g[nbr + 6 * n + d]
                 if m < 0:
                     continue
-                w = _cell_weight(g, o_up, o_tile, o_occ, m, s, ozk, home)
+                w = g[known + m] - base - 1
+                if w < 0:
+                    w = _cell_weight(g, o_up, o_tile, o_occ, m, s, ozk, home)
+                    g[known + m] = base + w + 1
                 if w == 0:
                     continue
                 k2 = k + 8 * w
-                old = g[key + m]
-                if k2 < old:
-                    g[key + m] = k2
-                    if old == INF or old >> 3 != k2 >> 3:
+                old = g[key + m] - base
+                if old < 0 or k2 < old:
+                    g[key + m] = base + k2
+                    if old < 0 or old >> 3 != k2 >> 3:
                         b2 = (k2 >> 3) & 3
                         g[ring + b2 * cells + g[count + b2]] = m
                         g[count + b2] += 1
@@ -188,7 +195,7 @@ def cheapest_move(g, s, x, home):
     return (best >> 3, best & 7) if best < INF else (INF, -1)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def plan_step(g, s, params):
     """The planner's STEP answer (docs "STEP")."""
     o = seat_base(g, s)
@@ -213,7 +220,7 @@ def plan_step(g, s, params):
     return best_d
 
 
-@njit(DECISION, cache=True)
+@njit(DECISION, cache=True, _nrt=False)  # allocates nothing: no reference counting (see kernels.play)
 def planner(kind, s, g, params):
     """The planner family (module docstring); parameters ``PLANNER_PARAMS``."""
     o = seat_base(g, s)

@@ -45,7 +45,7 @@ INF = 1 << 40
  H_WINNER, H_O_TILE, H_O_UP, H_O_OCC, H_O_LYING, H_O_FENCE, H_O_FENCE_UP, H_O_NBR, H_O_CHIP_PLACE,
  H_O_CHIP_ORIGIN, H_O_SCRATCH, H_O_SEAT) = range(30)
 HEADER = 32
-SCRATCH_PER_CELL = 5
+SCRATCH_PER_CELL = 6
 
 # a seat's fields
 (S_MONEY, S_WHERE, S_AT, S_JAILED, S_CHIPS, S_CONTAINER, S_FILLED, S_OZK, S_PLIERS, S_NUTS, S_LIVES,
@@ -73,7 +73,7 @@ CFG_SIZE = 35
 def layout(cells, fences, chips, seats):
     """Block offsets of ``g`` and its size, in ``H_O_*`` order."""
     sizes = (cells, cells, cells, cells, fences, fences, 6 * cells, chips, chips,
-             SCRATCH_PER_CELL * cells + 4, SEAT_SIZE * seats)
+             SCRATCH_PER_CELL * cells + 5, SEAT_SIZE * seats)
     offsets = np.cumsum((HEADER,) + sizes)
     return offsets[:-1], int(offsets[-1])
 
@@ -606,7 +606,10 @@ def turn(g, s, cfg, squares, prices, rng, fn, params, rec):
         _zone(g, s, cfg, rng, fn, params, rec)
 
 
-@njit(cache=True)
+# ``_nrt=False``: a game allocates no array, so numba's reference counting is
+# switched off here; with it, the helpers' array arguments cost an atomic
+# increment and decrement per call, about a third of the time (bench/stalkeriada.py).
+@njit(cache=True, _nrt=False)
 def play(g, rng, cfg, squares, prices, tiles0, fns, params, n_seats, rotation, rec, money_rounds):
     """One game; seat ``s`` is played by player ``(s + rotation) % n_seats``.
     Fills ``rec`` (fields x seats, money last) and ``money_rounds`` (round x seat
