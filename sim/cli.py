@@ -445,13 +445,21 @@ def validate(directory: Optional[Path] = typer.Argument(None, help="Content fold
     """
     from sim.content.maps import load_map, load_terrain
 
+    from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
+
     game = load_content(directory)
     maps = []
     if (game.directory / "terrain.toml").is_file():
         terrain = load_terrain(game.directory)
         maps = [load_map(p, terrain) for p in sorted((game.directory / "maps").glob("*.toml"))]
+    assumed = len(game.assumed_fields())
+    stalkeriada = ""
+    if (game.directory / STALKERIADA_FILE).is_file():
+        zone = load_stalkeriada(game)
+        assumed += len(zone.assumed)
+        stalkeriada = f", Stalkeriada {zone.settings['zone']['rows']}x{zone.settings['zone']['cols']} Zone"
     print(f"{game.directory}: ok · {len(game.characters)} characters, {len(game.monsters)} monsters, "
-          f"{len(game.items)} items, {len(maps)} maps · {len(game.assumed_fields())} assumed [A] values · "
+          f"{len(game.items)} items, {len(maps)} maps{stalkeriada} · {assumed} assumed [A] values · "
           f"hash {game.digest[:12]}")
 
 

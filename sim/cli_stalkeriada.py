@@ -29,10 +29,15 @@ def _players(text):
     return names
 
 
+def _assumed(sc):
+    """The [A] values of stalkeriada.toml, as ``table.field`` names."""
+    return ", ".join(a.split(": ", 1)[1] for a in sc.assumed)
+
+
 def _provenance(result, game, sc):
-    return (f"{result.games:,} games, seed {result.seed}{' (every seat order on the same dice)' if result.rotations > 1 else ''}"
-            f" · round cap {result.round_cap} · content {game.digest[:12]} · assumed [A]: "
-            + ", ".join(a.split(": ", 1)[1] for a in sc.assumed))
+    rotated = " (every seat order on the same dice)" if result.rotations > 1 else ""
+    return (f"{result.games:,} games, seed {result.seed}{rotated} · round cap {result.round_cap} · "
+            f"content {game.digest[:12]} · assumed [A]: {_assumed(sc)}")
 
 
 @app.command()
@@ -191,7 +196,7 @@ def stalkeriada_matrix(
 
         write_parquet(out / "stalkeriada_matrix.parquet", rr.table)
         provenance = (f"{games:,} games per set and seat order, seed {seed} · sets of {set_size} · "
-                      f"content {game.digest[:12]} · assumed [A]: " + ", ".join(a.split(": ", 1)[1] for a in sc.assumed))
+                      f"content {game.digest[:12]} · assumed [A]: {_assumed(sc)}")
         atomic_write(out / "charts" / "stalkeriada_matrix.png", lambda p: matrix_chart(
             rr.rate, names, rr.low, rr.high, f"Stalkeriada round robin · sets of {set_size}", provenance, p))
         write_json(out / "manifest.json", manifest(

@@ -22,7 +22,8 @@ from numba import njit
 from sim.kernels.stalkeriada import (
     BUY_NUT, BUY_OZK, BUY_PLIERS, D_BUY, D_FENCE, D_JELLY, D_SELL, D_SLIDE, D_STEP, DECISION,
     DEVILS_CABBAGE, EMPTY_CONTAINER, FENCE, FIRE_FLUFF, FLIP, FULL_CONTAINER, GAP, GATE, GOLDEN_BALL,
-    H_ARG, H_BACKPACK, H_CELLS, H_CHIPS, H_O_CHIP_PLACE, H_COLS, H_FENCES, H_GOLDEN_REVEALER, H_GOLDEN_USED, H_O_FENCE, H_O_FENCE_UP,
+    H_ARG, H_BACKPACK, H_CELLS, H_CHIPS, H_O_CHIP_PLACE, H_COLS, H_FENCES, H_GOLDEN_REVEALER, H_GOLDEN_USED,
+    H_O_FENCE, H_O_FENCE_UP,
     H_O_NBR, H_O_OCC, H_O_TILE, H_O_UP,
     H_O_SCRATCH, H_PRICE_NUT, H_PRICE_OZK, H_PRICE_PLIERS, H_W_AMBUSH, H_W_FENCE, H_W_GAP, INF,
     JELLY_BASEMENT, JUMPING_POINTER, MOSQUITO_BALD, POINTER, S_AT, S_CHIPS, S_CONTAINER, S_MONEY, S_NUTS,
@@ -200,7 +201,6 @@ def plan_step(g, s, params):
     """The planner's STEP answer (docs "STEP")."""
     o = seat_base(g, s)
     x = g[o + S_AT]
-    ozk = g[o + S_OZK]
     if g[o + S_WHERE] == GATE:
         return 0 if occupant(g, x) < 0 else -1
     container = g[o + S_CONTAINER]
@@ -268,16 +268,17 @@ class StalkeriadaStrategy:
         return p if p.size else np.zeros(1)
 
 
-def _planner(name, description, **values):
+def planner_strategy(name, description, **values):
+    """A setting of the planner family: every ``PLANNER_PARAMS`` name given."""
     return StalkeriadaStrategy(name, description, planner, tuple(float(values[k]) for k in PLANNER_PARAMS))
 
 
-CAUTIOUS = _planner("cautious", "buys pliers, 2 nuts and the OZK first; goes home with 2 loot; throws nuts",
+CAUTIOUS = planner_strategy("cautious", "buys pliers, 2 nuts and the OZK first; goes home with 2 loot; throws nuts",
                     pliers=1, ozk=1, nuts=2, reserve=0, home_at=2, jelly=0, sell_min=500, throw=1)
-GREEDY = _planner("greedy", "buys pliers only; fills the backpack (5 loot) before going home",
+GREEDY = planner_strategy("greedy", "buys pliers only; fills the backpack (5 loot) before going home",
                   pliers=1, ozk=0, nuts=0, reserve=0, home_at=5, jelly=0, sell_min=500, throw=0)
-JELLY = _planner("jelly", "takes the witch's-jelly order; pliers, OZK and a nut; home with 3 loot",
+JELLY = planner_strategy("jelly", "takes the witch's-jelly order; pliers, OZK and a nut; home with 3 loot",
                  pliers=1, ozk=1, nuts=1, reserve=0, home_at=3, jelly=1, sell_min=500, throw=1)
-RUSH = _planner("rush", "buys nothing but the exit visa; goes home with 3 loot",
+RUSH = planner_strategy("rush", "buys nothing but the exit visa; goes home with 3 loot",
                 pliers=0, ozk=0, nuts=0, reserve=0, home_at=3, jelly=0, sell_min=500, throw=0)
 BUILT_IN = {s.name: s for s in (CAUTIOUS, GREEDY, JELLY, RUSH)}

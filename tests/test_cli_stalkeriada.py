@@ -86,3 +86,34 @@ def test_bad_content_names_the_file_and_field(tmp_path):
     proc = zonesim("stalkeriada", "--games", "10", "--content", folder)
     assert proc.returncode == 2
     assert "stalkeriada.toml: tiles: 50 tiles" in proc.stderr and "set grass = 11" in proc.stderr
+
+
+def test_a_users_strategy_file_plugs_in(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text("from strategies.stalkeriada import planner_strategy\n"
+                    "HOARDER = planner_strategy('hoarder', 'buys everything, goes home full', pliers=1, ozk=1, "
+                    "nuts=3, reserve=0, home_at=5, jelly=1, sell_min=1000, throw=1)\n")
+    data = _json("stalkeriada", "--players", f"{path}:HOARDER,greedy", "--games", 200, "--seed", 4)
+    assert [r["strategy"] for r in data["win_rates"]] == ["hoarder", "greedy", "(no winner)"]
+    hoarder = data["per_player"][0]
+    assert hoarder["bought_ozk"] > 0 and hoarder["jelly_orders"] > 0
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("prices = [500, 500, 1000, 1000, 2000, 2000]", "prices = [500, 1000]", "borscht.prices: expected 6 whole prices"),
+    ('"shop", "empty", "butcher"', '"empty", "empty", "butcher"', "city.squares: the City needs shop"),
+    ("cells = 7 ", "cells = 9 ", "fence.cells: 9 fence cells but only 7"),
+    ("ozk = 500", "ozk = -500", "shop.ozk: -500 is below the minimum 0"),
+    ("arrest_on = 5", "arrest_on = 8", "police.arrest_on: 8 is not a d6 roll"),
+    ("[butcher]", "[butcher\n", "malformed TOML"),
+])
+def test_validate_names_the_stalkeriada_field(tmp_path, old, new, message):
+    folder = tmp_path / "c"
+    assert zonesim("content", "init", folder).returncode == 0
+    path = folder / "stalkeriada.toml"
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+    proc = zonesim("validate", folder)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "stalkeriada.toml" in proc.stderr and message in proc.stderr, proc.stderr
