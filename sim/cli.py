@@ -38,6 +38,8 @@ EXPLOSIVES = typer.Option([], metavar="ID:N", help="Explosives as ID:COUNT, e.g.
 ESCAPE_ITEM = typer.Option(None, metavar="ID", help="Escape item id (smoke_bomb, camo_cloak, stealth_generator).")
 REPUTATION = typer.Option(None, help="Reputation for the escape roll (default: the starting one).")
 THREADS = typer.Option(None, help="Threads to use (default: all cores); results do not depend on it.")
+SEED = typer.Option(1, help="Seed; the same seed gives the same numbers on any thread count.")
+JSON = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
 MOVEMENT = typer.Option("", metavar="ID,ID", help="Movement items (zone_map, glonass, jetpack); the best one is "
                                                   "active (Z-25).")
 AVOIDANCE = typer.Option("", metavar="ID,ID", help="Event-avoidance items (bag_of_nuts, dosimeter, torsion_scanner); "
@@ -145,10 +147,10 @@ def encounter(
     strategy: str = typer.Option("fighter", metavar="NAME", help="fighter, runner, tactician, or FILE.py:NAME."),
     trials: Optional[int] = typer.Option(None, help="Fights to simulate [default 1,000,000]; with --target-ci, "
                                                     "the cap [default 100,000,000]."),
-    seed: int = typer.Option(1, help="Seed; the same seed gives the same numbers on any thread count."),
+    seed: int = SEED,
     exact: bool = typer.Option(False, "--exact", help="Solve exactly (Markov chain): fighter/runner, one monster, "
                                                       "no explosives."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and a PNG chart here."),
     target_ci: Optional[float] = typer.Option(None, help="Add trials until the 95% interval of p_survive is "
                                                          "narrower than this."),
@@ -209,8 +211,8 @@ def journey(
                                                                 "(a JourneyStrategy)."),
     days: int = typer.Option(30, help="Days in the campaign (one turn = one day)."),
     trials: int = typer.Option(200_000, help="Campaigns to simulate."),
-    seed: int = typer.Option(1, help="Seed; the same seed gives the same numbers on any thread count."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    seed: int = SEED,
+    as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and PNG charts here."),
     threads: Optional[int] = THREADS,
     content: Optional[Path] = CONTENT_OPTION,
@@ -271,6 +273,71 @@ def journey(
                   f"{summary['hex_steps_per_s']:,.0f} hex-steps/s")
     if out:
         console.print(f"written to {out}/")
+
+
+@app.command()
+@loadout_options("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
+                 "reputation")
+def value(
+    monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group."),
+    strategy: str = typer.Option("fighter", metavar="NAME", help="fighter, runner, tactician, or FILE.py:NAME."),
+    trials: int = typer.Option(200_000, help="Fights per loadout (every loadout fights the same trials)."),
+    seed: int = SEED,
+    as_json: bool = JSON,
+    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json and value.parquet here."),
+    threads: Optional[int] = THREADS,
+    content: Optional[Path] = CONTENT_OPTION,
+    **loadout,
+):
+    """What is each item worth in this fight, in survival and in G?
+
+    Every item is added to (or swapped into) the given loadout and fights the
+    same trials on the same dice, so the change in survival has a tight paired
+    interval. The market's exchange rate (survival per G, a least-squares fit
+    over the priced items) turns each change into a fair price with its
+    interval, flagged over- or under-priced when the interval excludes the price.
+
+    \b
+    Example:
+      zonesim value --monster bloodsucker --weapon ak47 --body vest --stims stimulator:1
+    """
+    import strategies
+    from sim.run.value import item_values
+
+    game = load_content(content)
+    base = _loadout(game, **loadout)
+    strat = strategies.get(strategy)
+    check_monsters(game, monster)
+    _set_threads(threads)
+    result = item_values(game, base, monster, strat, trials=trials, seed=seed)
+    if out is not None:
+        from sim.run.results import manifest, write_json, write_parquet
+
+        write_parquet(out / "value.parquet", result.table)
+        write_json(out / "manifest.json", manifest(
+            ["zonesim", *sys.argv[1:]], seed=seed, trials=trials, content_dir=str(game.directory),
+            content_hash=game.digest, strategy=strat.name, monsters=list(monster), elapsed_s=result.elapsed_s,
+            files=["manifest.json", "value.parquet"]))
+    if as_json:
+        print(json.dumps(result.summary()))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"{_scenario_title(base, monster, strat.name)} · p_survive {result.base_survival:.4f}",
+                  highlight=False)
+    table = Table()
+    for col in ("item", "extra G", "survival change", "95% interval", "fair price G", "95% interval", "verdict"):
+        table.add_column(col, justify="left" if col in ("item", "verdict") else "right")
+    for r in result.table.iter_rows(named=True):
+        fair = "" if r["cost_change"] <= 0 or r["fair_price"] != r["fair_price"] else \
+            (f"{r['fair_price']:,.0f}", f"[{r['fair_low']:,.0f}, {r['fair_high']:,.0f}]")
+        table.add_row(r["item"], f"{r['cost_change']:+,}", f"{r['value']:+.4f}",
+                      f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]", *(fair or ("", "")), r["verdict"])
+    console.print(table)
+    console.print(f"exchange rate {result.rate * 1000:.4f} survival per 1,000 G (fit through the origin over the "
+                  f"priced items) · {trials:,} paired fights per item · seed {seed} · {result.elapsed_s:.1f} s")
 
 
 def _write_journey(out, game, loadout, strat, result, summary):

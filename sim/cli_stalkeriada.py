@@ -10,15 +10,13 @@ from typing import Optional
 import numpy as np
 import typer
 
-from sim.cli import CONTENT_OPTION, THREADS, UsageProblem, _set_threads, _with_progress, app
+from sim.cli import CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress, app
 from sim.content import load_content
 
 PLAYERS = typer.Option("cautious,greedy,jelly,rush", metavar="NAME,NAME",
                        help="Strategies in seat order (2 to 6): cautious, greedy, jelly, rush, or FILE.py:NAME "
                             "(a StalkeriadaStrategy). A name may repeat.")
 GAMES = typer.Option(20_000, help="Games to play (per seat order with --rotate-seats).")
-SEED = typer.Option(1, help="Seed; the same seed gives the same numbers on any thread count.")
-JSON = typer.Option(False, "--json", help="Print one JSON object instead of tables.")
 OUT = typer.Option(None, "--out", help="Write manifest.json, parquet tables and PNG charts here.")
 
 

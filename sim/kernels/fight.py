@@ -419,3 +419,31 @@ def run_fights(seed, trial_start, n_trials, template, params, asks,
     rounds_hist += r_b.sum(axis=0)
     hp_hist += h_b.sum(axis=0)
     used += u_b.sum(axis=0)
+
+
+_OUTCOMES_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
+    DecisionType, DecisionType, DecisionType, DecisionType, DecisionType, types.int8[::1],
+)
+
+
+@njit(_OUTCOMES_SIG, parallel=True, cache=True)
+def fight_outcomes(seed, trial_start, n_trials, template, params, asks, escape, target, weapon, heal, rescue, out):
+    """The outcome of each trial ``trial_start + i`` in ``out[i]`` (``WIN`` ..
+    ``DEATH``), on the same streams as ``run_fights``: two loadouts run with one
+    seed meet the same dice, so their per-trial differences pair up."""
+    n_blocks = (n_trials + BLOCK - 1) // BLOCK
+    seed_mixed = mix(np.uint64(seed))
+    for b in prange(n_blocks):
+        view = template.copy()
+        rng = np.zeros(RNG_SIZE, np.uint64)
+        used = np.zeros(template[N_HEAL] + template[N_EXPL], np.int64)
+        first = b * BLOCK
+        for i in range(first, min(n_trials, first + BLOCK)):
+            _reset(view, template)
+            base = trial_base(seed_mixed, trial_start + i)
+            rng[TRIAL_BASE] = base
+            rng[ESCAPE_KEYED] = 0
+            start_stream(rng, STALKER, base, STALKER)
+            start_stream(rng, MONSTER, base, MONSTER)
+            out[i] = fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, used)

@@ -1,0 +1,121 @@
+"""The value of items in fights, in survival and in G.
+
+Each item is added to a reference loadout (a firearm, armour or escape item
+swapped in, one more healing item or explosive, a modifier for the carried
+firearm) and both loadouts fight the same trials on the same dice (common
+random numbers, ``fight_outcomes``): the value is the mean per-trial change in
+survival, with the paired-difference 95% interval. The exchange rate of the
+market is the least-squares slope (through the origin) of that change against
+the item's price over every priced item; an item's fair price is its change
+divided by the rate, and it is flagged when the interval of the fair price
+excludes the content price.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+import polars as pl
+
+import sim.kernels.fight as K
+from sim.analysis.stats import Z95
+from sim.content.load import Content
+from sim.content.loadout import Loadout, LoadoutError
+from sim.run.fight import fight_template
+
+
+def _plus(pairs, item_id):
+    counts = dict(pairs)
+    counts[item_id] = counts.get(item_id, 0) + 1
+    return tuple(counts.items())
+
+
+def item_variants(content: Content, base: Loadout):
+    """``[(item_id, loadout)]``: every legal one-item change of ``base``."""
+    out = []
+
+    def offer(item_id, **changes):
+        try:
+            out.append((item_id, replace(base, **changes).validate(content)))
+        except LoadoutError:  # e.g. a deck or the explosives cap is exhausted
+            pass
+
+    for item in content.family("firearms"):
+        if item.id != base.weapon:
+            offer(item.id, weapon=item.id, mods=())
+    for item in content.family("modifiers"):
+        if item["firearm"] == base.weapon and item.id not in base.mods:
+            offer(item.id, mods=base.mods + (item.id,))
+    for item in content.family("armour"):
+        if getattr(base, item["slot"]) != item.id:
+            offer(item.id, **{item["slot"]: item.id})
+    for item in content.family("healing"):
+        offer(item.id, healing=_plus(base.healing, item.id))
+    for item in content.family("explosives"):
+        offer(item.id, explosives=_plus(base.explosives, item.id))
+    for item in content.family("escape"):
+        if base.escape_item != item.id:
+            offer(item.id, escape_item=item.id)
+    return out
+
+
+def survived(content, loadout, monsters, strategy, *, trials, seed):
+    """Per-trial survival (1 unless the stalker died) of trials ``0 .. trials - 1``."""
+    template, _ = fight_template(content, loadout, monsters)
+    out = np.empty(trials, np.int8)
+    K.fight_outcomes(seed, 0, trials, template, strategy.param_vector(), strategy.asks(), *strategy.decisions(), out)
+    return out != K.DEATH
+
+
+@dataclass
+class ValueResult:
+    """Item values against one reference loadout (``table``: one row per item)."""
+
+    table: pl.DataFrame
+    base_survival: float
+    rate: float
+    trials: int
+    seed: int
+    elapsed_s: float
+
+    def summary(self):
+        return {"trials": self.trials, "seed": self.seed, "base_p_survive": self.base_survival,
+                "survival_per_g": self.rate, "elapsed_s": self.elapsed_s, "items": self.table.to_dicts()}
+
+
+def item_values(content: Content, base: Loadout, monsters, strategy, *, trials, seed) -> ValueResult:
+    """The value of every one-item change of ``base`` in fights against ``monsters``."""
+    if trials < 2:
+        raise LoadoutError(f"--trials: {trials}; give at least 2 trials")
+    start = time.perf_counter()
+    s0 = survived(content, base, monsters, strategy, trials=trials, seed=seed)
+    p0 = s0.mean()
+    rows = []
+    for item_id, loadout in item_variants(content, base):
+        s1 = survived(content, loadout, monsters, strategy, trials=trials, seed=seed)
+        diff = s1.astype(np.int64) - s0
+        mean, sd = diff.mean(), diff.std(ddof=1)
+        p1 = s1.mean()
+        paired_se = sd / math.sqrt(trials)
+        unpaired_se = math.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / trials)
+        rows.append({"item": item_id, "family": content.items[item_id].family,
+                     "price": content.items[item_id]["price"], "cost_change": loadout.cost(content) - base.cost(content),
+                     "p_survive": p1, "value": mean, "ci_low": mean - Z95 * paired_se, "ci_high": mean + Z95 * paired_se,
+                     "paired_se": paired_se, "unpaired_se": unpaired_se})
+    table = pl.DataFrame(rows)
+    priced = table.filter(pl.col("cost_change") > 0)
+    cost, value = priced["cost_change"].to_numpy().astype(float), priced["value"].to_numpy()
+    rate = float(cost @ value / (cost @ cost)) if cost.size and cost @ value > 0 else math.nan
+    table = table.with_columns(
+        (pl.col("value") / rate).alias("fair_price"), (pl.col("ci_low") / rate).alias("fair_low"),
+        (pl.col("ci_high") / rate).alias("fair_high"),
+    ).with_columns(
+        pl.when(pl.col("cost_change") <= 0).then(pl.lit("n/a (no extra cost)"))
+        .when(pl.col("fair_high") < pl.col("cost_change")).then(pl.lit("over-priced"))
+        .when(pl.col("fair_low") > pl.col("cost_change")).then(pl.lit("under-priced"))
+        .otherwise(pl.lit("fair")).alias("verdict"),
+    ).sort("value", descending=True)
+    return ValueResult(table, float(p0), rate, trials, seed, time.perf_counter() - start)

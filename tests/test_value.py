@@ -1,0 +1,90 @@
+"""Item values in fights (``sim.run.value``, ``zonesim value``): paired on the
+same dice, so an item that changes nothing is worth exactly 0, a better item
+is worth more, and paired intervals are narrower than unpaired ones."""
+
+import json
+import shutil
+
+import pytest
+
+import strategies
+from sim.content import DEFAULT_DIR, load_content
+from sim.content.loadout import Loadout
+from sim.run.fight import simulate_fight
+from sim.run.value import item_values, item_variants
+from tests.conftest import zonesim
+
+BASE = Loadout(weapon="ak47", healing=(("stimulator", 1),))
+TRIALS = 60_000
+
+
+@pytest.fixture(scope="module")
+def values(content):
+    return item_values(content, BASE, ["bloodsucker"], strategies.get("fighter"), trials=TRIALS, seed=3)
+
+
+def _row(result, item):
+    return result.table.filter(result.table["item"] == item).row(0, named=True)
+
+
+def test_value_is_the_difference_of_the_same_seeded_runs(content, values):
+    """Pairing: the value equals p(with) - p(without) of two ordinary runs on one seed."""
+    fighter = strategies.get("fighter")
+    p0 = simulate_fight(content, BASE, ["bloodsucker"], fighter, trials=TRIALS, seed=3).probabilities["p_survive"]
+    vest = Loadout(weapon="ak47", healing=(("stimulator", 1),), body="vest")
+    p1 = simulate_fight(content, vest, ["bloodsucker"], fighter, trials=TRIALS, seed=3).probabilities["p_survive"]
+    assert _row(values, "vest")["value"] == pytest.approx(p1 - p0, abs=1e-12)
+    assert values.base_survival == pytest.approx(p0, abs=1e-12)
+
+
+def test_an_item_that_changes_nothing_is_worth_exactly_zero(values):
+    """The fighter never tries to escape: escape items change no trial at all."""
+    for item in ("smoke_bomb", "camo_cloak", "stealth_generator"):
+        row = _row(values, item)
+        assert (row["value"], row["ci_low"], row["ci_high"]) == (0.0, 0.0, 0.0)
+        assert row["verdict"] == "over-priced"
+
+
+def test_a_dominating_item_is_worth_more(values):
+    vest, jacket = _row(values, "vest"), _row(values, "leather_jacket")
+    assert vest["ci_low"] > jacket["ci_high"] > 0
+
+
+def test_paired_intervals_are_narrower_than_unpaired(values):
+    for item in ("helmet", "stimulator", "leather_jacket"):
+        row = _row(values, item)
+        assert row["paired_se"] < 0.75 * row["unpaired_se"], item
+
+
+def test_fair_prices_follow_the_fitted_exchange_rate(values):
+    priced = values.table.filter(values.table["cost_change"] > 0)
+    for row in priced.iter_rows(named=True):
+        assert row["fair_price"] == pytest.approx(row["value"] / values.rate)
+        assert row["fair_low"] <= row["fair_price"] <= row["fair_high"]
+
+
+def test_variants_respect_the_rules(content):
+    full = Loadout(weapon="ak47", explosives=(("limonka", 4), ("molotov", 4), ("ppv", 2)))
+    names = [item for item, _ in item_variants(content, full)]
+    assert not {"limonka", "molotov", "tyoshcha", "ppv"} & set(names)  # Z-18: at most 10 explosives
+    assert "rebored" in names and "zeroing" not in names                  # Z-21: modifiers fit one firearm
+
+
+def test_value_cli_json_and_bad_input(tmp_path):
+    proc = zonesim("value", "-m", "snork", "--weapon", "ak47", "--trials", "20000", "--json", "--out", tmp_path / "v")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["trials"] == 20000 and data["items"] and (tmp_path / "v" / "value.parquet").is_file()
+    bad = zonesim("value", "-m", "snork", "--trials", "1")
+    assert bad.returncode == 2 and "--trials: 1" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_a_useless_new_item_is_worth_zero(tmp_path):
+    folder = tmp_path / "c"
+    shutil.copytree(DEFAULT_DIR, folder)
+    with open(folder / "items.toml", "a") as f:
+        f.write('\n[armour.paper_hat]\nslot = "head"\ndefence = 0\nprice = 300\n')
+    game = load_content(folder)
+    result = item_values(game, BASE, ["snork"], strategies.get("fighter"), trials=20_000, seed=5)
+    row = _row(result, "paper_hat")
+    assert (row["value"], row["ci_low"], row["ci_high"], row["verdict"]) == (0.0, 0.0, 0.0, "over-priced")
