@@ -32,6 +32,8 @@ def test_json_reports_win_rates_with_intervals_that_add_up(written):
     for r in rates:
         assert r["ci_low"] <= r["win_rate"] <= r["ci_high"]
     assert sum(s["wins"] for s in data["seat_advantage"]) == 1200 - rates[-1]["wins"]
+    assert {s["games"] for s in data["seat_advantage"]} == {1200}
+    assert sum(s["win_rate"] for s in data["seat_advantage"]) + rates[-1]["win_rate"] == pytest.approx(1)
     assert data["length"]["median"] <= data["length"]["p90"] <= data["round_cap"]
 
 

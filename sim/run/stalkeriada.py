@@ -167,12 +167,13 @@ class StalkeriadaResult:
         return pl.DataFrame(rows)
 
     def seat_advantage(self) -> pl.DataFrame:
-        """Win rate by seat over all players (the first-player advantage)."""
+        """Share of all games won by whoever sits in each seat (the first-player
+        advantage); the seats' shares and the no-winner rate add up to 1."""
         P = len(self.players)
         wins, games = self.section(K.T_SEAT_WINS).reshape(P, P), self.section(K.T_SEAT_GAMES).reshape(P, P)
         rows = []
         for s in range(P):
-            w, n = int(wins[:, s].sum()), int(games[:, s].sum()) // P
+            w, n = int(wins[:, s].sum()), int(games[:, s].sum())
             lo, hi = wilson(w, n)
             rows.append({"seat": s + 1, "wins": w, "games": n, "win_rate": w / n, "ci_low": lo, "ci_high": hi})
         return pl.DataFrame(rows)
