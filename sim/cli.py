@@ -280,8 +280,12 @@ def journey(
                  "reputation")
 def value(
     monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group."),
-    strategy: str = typer.Option("fighter", metavar="NAME", help="fighter, runner, tactician, or FILE.py:NAME."),
-    trials: int = typer.Option(200_000, help="Fights per loadout (every loadout fights the same trials)."),
+    strategy: List[str] = typer.Option(["fighter"], metavar="NAME", help="fighter, runner, tactician, or "
+                                       "FILE.py:NAME; repeat to value the items under each strategy."),
+    trials: int = typer.Option(200_000, help="Fights per loadout (every loadout fights the same trials); with "
+                                             "--target-ci, the cap."),
+    target_ci: Optional[float] = typer.Option(None, help="Add trials until every value's 95% interval is narrower "
+                                                         "than this."),
     seed: int = SEED,
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json and value.parquet here."),
@@ -298,35 +302,49 @@ def value(
     interval, flagged over- or under-priced when the interval excludes the price.
 
     \b
-    Example:
+    Examples:
       zonesim value --monster bloodsucker --weapon ak47 --body vest --stims stimulator:1
+      zonesim value -m chimera --weapon ak47 --strategy fighter --strategy runner --target-ci 0.01 --json
     """
+    import polars as pl
+
     import strategies
     from sim.run.value import item_values
 
     game = load_content(content)
     base = _loadout(game, **loadout)
-    strat = strategies.get(strategy)
+    strats = [strategies.get(name) for name in strategy]
     check_monsters(game, monster)
+    if target_ci is not None and not 0 < target_ci < 1:
+        raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.01")
     _set_threads(threads)
-    result = item_values(game, base, monster, strat, trials=trials, seed=seed)
+    results = {s.name: item_values(game, base, monster, s, trials=trials, seed=seed, target_ci=target_ci)
+               for s in strats}
+    table = pl.concat([r.table.with_columns(pl.lit(name).alias("strategy")) for name, r in results.items()])
+    summary = {"seed": seed, "monsters": list(monster),
+               "strategies": [{"strategy": name, "trials": r.trials, "base_p_survive": r.base_survival,
+                               "survival_per_g": r.rate, "elapsed_s": r.elapsed_s} for name, r in results.items()],
+               "items": table.to_dicts()}
     if out is not None:
         from sim.run.results import manifest, write_json, write_parquet
 
-        write_parquet(out / "value.parquet", result.table)
+        write_parquet(out / "value.parquet", table)
         write_json(out / "manifest.json", manifest(
-            ["zonesim", *sys.argv[1:]], seed=seed, trials=trials, content_dir=str(game.directory),
-            content_hash=game.digest, strategy=strat.name, monsters=list(monster), elapsed_s=result.elapsed_s,
-            files=["manifest.json", "value.parquet"]))
+            ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest,
+            files=["manifest.json", "value.parquet"], **{k: v for k, v in summary.items() if k != "items"}))
     if as_json:
-        print(json.dumps(result.summary()))
+        print(json.dumps(summary))
         return
+    for name, result in results.items():
+        _print_values(base, monster, name, result, seed)
+
+
+def _print_values(base, monster, name, result, seed):
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
-    console.print(f"{_scenario_title(base, monster, strat.name)} · p_survive {result.base_survival:.4f}",
-                  highlight=False)
+    console.print(f"{_scenario_title(base, monster, name)} · p_survive {result.base_survival:.4f}", highlight=False)
     table = Table()
     for col in ("item", "extra G", "survival change", "95% interval", "fair price G", "95% interval", "verdict"):
         table.add_column(col, justify="left" if col in ("item", "verdict") else "right")
@@ -337,7 +355,7 @@ def value(
                       f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]", *(fair or ("", "")), r["verdict"])
     console.print(table)
     console.print(f"exchange rate {result.rate * 1000:.4f} survival per 1,000 G (fit through the origin over the "
-                  f"priced items) · {trials:,} paired fights per item · seed {seed} · {result.elapsed_s:.1f} s")
+                  f"priced items) · {result.trials:,} paired fights per item · seed {seed} · {result.elapsed_s:.1f} s")
 
 
 def _write_journey(out, game, loadout, strat, result, summary):

@@ -74,7 +74,8 @@ def test_value_cli_json_and_bad_input(tmp_path):
     proc = zonesim("value", "-m", "snork", "--weapon", "ak47", "--trials", "20000", "--json", "--out", tmp_path / "v")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["trials"] == 20000 and data["items"] and (tmp_path / "v" / "value.parquet").is_file()
+    assert data["strategies"][0]["trials"] == 20000 and (tmp_path / "v" / "value.parquet").is_file()
+    assert {r["strategy"] for r in data["items"]} == {"fighter"}
     bad = zonesim("value", "-m", "snork", "--trials", "1")
     assert bad.returncode == 2 and "--trials: 1" in bad.stderr and bad.stderr.count("\n") == 1
 
@@ -88,3 +89,23 @@ def test_a_useless_new_item_is_worth_zero(tmp_path):
     result = item_values(game, BASE, ["snork"], strategies.get("fighter"), trials=20_000, seed=5)
     row = _row(result, "paper_hat")
     assert (row["value"], row["ci_low"], row["ci_high"], row["verdict"]) == (0.0, 0.0, 0.0, "over-priced")
+
+
+def test_values_per_strategy_and_until_a_target_interval(tmp_path):
+    proc = zonesim("value", "-m", "bloodsucker", "--weapon", "ak47", "--strategy", "fighter", "--strategy", "runner",
+                   "--reputation", "5", "--trials", "400000", "--target-ci", "0.02", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    runs = {r["strategy"]: r for r in data["strategies"]}
+    assert set(runs) == {"fighter", "runner"} and all(r["trials"] < 400_000 for r in runs.values())
+    for r in data["items"]:
+        assert r["ci_high"] - r["ci_low"] < 0.02
+    camo = {r["strategy"]: r["value"] for r in data["items"] if r["item"] == "camo_cloak"}
+    assert camo["fighter"] == 0.0 and camo["runner"] != 0.0  # only a runner uses an escape item
+
+
+def test_same_numbers_for_any_chunking(content):
+    fighter = strategies.get("fighter")
+    one = item_values(content, BASE, ["snork"], fighter, trials=30_000, seed=8)
+    many = item_values(content, BASE, ["snork"], fighter, trials=30_000, seed=8, chunk=4096)
+    assert one.table.equals(many.table) and one.rate == many.rate

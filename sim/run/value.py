@@ -62,11 +62,12 @@ def item_variants(content: Content, base: Loadout):
     return out
 
 
-def survived(content, loadout, monsters, strategy, *, trials, seed):
-    """Per-trial survival (1 unless the stalker died) of trials ``0 .. trials - 1``."""
+def survived(content, loadout, monsters, strategy, *, trials, seed, first=0):
+    """Per-trial survival (1 unless the stalker died) of trials ``first .. first + trials - 1``."""
     template, _ = fight_template(content, loadout, monsters)
     out = np.empty(trials, np.int8)
-    K.fight_outcomes(seed, 0, trials, template, strategy.param_vector(), strategy.asks(), *strategy.decisions(), out)
+    K.fight_outcomes(seed, first, trials, template, strategy.param_vector(), strategy.asks(), *strategy.decisions(),
+                     out)
     return out != K.DEATH
 
 
@@ -86,21 +87,34 @@ class ValueResult:
                 "survival_per_g": self.rate, "elapsed_s": self.elapsed_s, "items": self.table.to_dicts()}
 
 
-def item_values(content: Content, base: Loadout, monsters, strategy, *, trials, seed) -> ValueResult:
-    """The value of every one-item change of ``base`` in fights against ``monsters``."""
+def item_values(content: Content, base: Loadout, monsters, strategy, *, trials, seed, target_ci=None,
+                chunk=1 << 17) -> ValueResult:
+    """The value of every one-item change of ``base`` in fights against ``monsters``.
+    With ``target_ci``, chunks of trials run until every value's 95% interval is
+    narrower than it (``trials`` is then the cap)."""
     if trials < 2:
         raise LoadoutError(f"--trials: {trials}; give at least 2 trials")
     start = time.perf_counter()
-    s0 = survived(content, base, monsters, strategy, trials=trials, seed=seed)
-    p0 = s0.mean()
+    variants = item_variants(content, base)
+    n, survivors0 = 0, 0
+    sums = np.zeros((len(variants), 3))  # per item: survivors, sum and sum of squares of the differences
+    while n < trials:
+        size = min(chunk, trials - n)
+        s0 = survived(content, base, monsters, strategy, trials=size, seed=seed, first=n)
+        survivors0 += int(s0.sum())
+        for i, (_, loadout) in enumerate(variants):
+            s1 = survived(content, loadout, monsters, strategy, trials=size, seed=seed, first=n)
+            diff = s1.astype(np.int64) - s0
+            sums[i] += (s1.sum(), diff.sum(), (diff * diff).sum())
+        n += size
+        if target_ci is not None and n >= 2 and _widest(sums, n) < target_ci:
+            break
+    p0 = survivors0 / n
     rows = []
-    for item_id, loadout in item_variants(content, base):
-        s1 = survived(content, loadout, monsters, strategy, trials=trials, seed=seed)
-        diff = s1.astype(np.int64) - s0
-        mean, sd = diff.mean(), diff.std(ddof=1)
-        p1 = s1.mean()
-        paired_se = sd / math.sqrt(trials)
-        unpaired_se = math.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / trials)
+    for (item_id, loadout), (alive, total, total_sq) in zip(variants, sums):
+        mean, p1 = total / n, alive / n
+        paired_se = math.sqrt(max(0.0, (total_sq - n * mean * mean) / (n - 1)) / n)
+        unpaired_se = math.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / n)
         rows.append({"item": item_id, "family": content.items[item_id].family,
                      "price": content.items[item_id]["price"], "cost_change": loadout.cost(content) - base.cost(content),
                      "p_survive": p1, "value": mean, "ci_low": mean - Z95 * paired_se, "ci_high": mean + Z95 * paired_se,
@@ -118,4 +132,11 @@ def item_values(content: Content, base: Loadout, monsters, strategy, *, trials, 
         .when(pl.col("fair_low") > pl.col("cost_change")).then(pl.lit("under-priced"))
         .otherwise(pl.lit("fair")).alias("verdict"),
     ).sort("value", descending=True)
-    return ValueResult(table, float(p0), rate, trials, seed, time.perf_counter() - start)
+    return ValueResult(table, p0, rate, n, seed, time.perf_counter() - start)
+
+
+def _widest(sums, n):
+    """The widest 95% interval among the items' paired differences."""
+    mean = sums[:, 1] / n
+    var = np.maximum(0.0, (sums[:, 2] - n * mean * mean) / (n - 1))
+    return float(2 * Z95 * np.sqrt(var / n).max(initial=0.0))
