@@ -4,6 +4,7 @@ on the default content and on edited content that stresses rare rules."""
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import sim.kernels.stalkeriada as K
 from sim.content.stalkeriada import load_stalkeriada
@@ -61,3 +62,42 @@ def test_kernel_equals_reference_rare_rules(tmp_path):
     })
     results = _compare(content, DEFAULT_PLAYERS, 60)
     assert (results[:, 0] >= 0).mean() > 0.5
+
+
+TILE_NAMES = ("loot", "zuda", "mosquito_bald", "fire_fluff", "devils_cabbage", "trap", "swamp_2", "swamp_3",
+              "jelly_basement", "corridor", "golden_ball", "pointer", "jumping_pointer", "stop", "flip")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_kernel_equals_reference_on_random_content(tmp_path_factory, data):
+    """Random Zone sizes, tile mixes, fence mixes, prices and dice thresholds: still game for game."""
+    rows, cols = data.draw(st.integers(2, 6)), data.draw(st.integers(3, 7))
+    counts = {k: data.draw(st.integers(0, 3)) for k in TILE_NAMES}
+    counts["loot"] = data.draw(st.integers(1, 4))
+    extra = rows * cols - sum(counts.values())
+    if extra < 0:  # trim the mix to fit the Zone
+        for k in TILE_NAMES[::-1]:
+            cut = min(counts[k] - (1 if k == "loot" else 0), -extra)
+            counts[k] -= cut
+            extra += cut
+    counts["grass"] = extra
+    d6 = st.integers(1, 7)
+    changes = {
+        "game": {"round_cap": 120},
+        "zone": {"rows": rows, "cols": cols, "backpack": data.draw(st.integers(1, 5)),
+                 "trap_survive_on": data.draw(d6), "golden_ball_bonus": data.draw(st.sampled_from([0, 10000]))},
+        "fence": {"cells": data.draw(st.integers(1, cols)), "gap": data.draw(st.integers(0, 3)),
+                  "fence": data.draw(st.integers(0, 3)), "ambush": data.draw(st.integers(1, 3)),
+                  "gap_ambush_on": data.draw(d6), "pliers_ambush_on": data.draw(d6)},
+        "tiles": counts,
+        "police": {"arrest_on": data.draw(d6), "release_on": data.draw(st.integers(1, 6))},
+        "shop": {"exit_visa": data.draw(st.sampled_from([3000, 9000, 25000]))},
+        "jelly": {"order_on": data.draw(d6), "fill_on": data.draw(d6), "spill_on": data.draw(st.integers(0, 2)),
+                  "accident_on": data.draw(d6)},
+        "borscht": {"partner_on": data.draw(d6), "partner_share_percent": data.draw(st.integers(0, 100))},
+        "butcher": {"fee": data.draw(st.sampled_from([0, 1000]))},
+    }
+    content = stalkeriada_content(tmp_path_factory.mktemp("random"), changes)
+    players = data.draw(st.lists(st.sampled_from(DEFAULT_PLAYERS), min_size=2, max_size=5))
+    _compare(content, players, 3, seed=data.draw(st.integers(0, 2 ** 31)))
