@@ -36,10 +36,15 @@ P_PLIERS, P_OZK, P_NUTS, P_RESERVE, P_HOME_AT, P_JELLY, P_SELL_MIN, P_THROW = ra
 
 
 @njit(inline="always", cache=True)
+def deadly_tile(t, ozk):
+    """A trap tile that would hurt this stalker (S-15)."""
+    return t == MOSQUITO_BALD or t == TRAP or ((t == FIRE_FLUFF or t == DEVILS_CABBAGE) and not ozk)
+
+
+@njit(inline="always", cache=True)
 def deadly(g, x, ozk):
-    """A face-up trap that would hurt this stalker (S-15)."""
-    t = tile(g, x)
-    return is_up(g, x) and (t == MOSQUITO_BALD or t == TRAP or ((t == FIRE_FLUFF or t == DEVILS_CABBAGE) and not ozk))
+    """A face-up trap on cell ``x`` that would hurt this stalker."""
+    return is_up(g, x) and deadly_tile(tile(g, x), ozk)
 
 
 @njit(inline="always", cache=True)
@@ -92,7 +97,7 @@ def _cell_weight(g, o_up, o_tile, o_occ, x, s, ozk, home):
     if g[o_up + x] == 0:
         return 2
     t = g[o_tile + x]
-    if t == MOSQUITO_BALD or t == TRAP or ((t == FIRE_FLUFF or t == DEVILS_CABBAGE) and not ozk):
+    if deadly_tile(t, ozk):
         return 0
     if not home and (t == FLIP or t == CORRIDOR):
         return 0

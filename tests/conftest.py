@@ -84,13 +84,14 @@ def proportion_tolerance(p, n, k=4.0):
     return k * max(np.sqrt(p * (1 - p) / n), 1.0 / n)
 
 
-def _toml_value(v):
+def toml_value(v):
+    """A Python value written as TOML."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
         return f'"{v}"'
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     return str(v)
 
 
@@ -103,6 +104,6 @@ def stalkeriada_content(tmp_path, changes, name="stalkeriada"):
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
     for table, fields in changes.items():
         raw.setdefault(table, {}).update(fields)
-    path.write_text("".join(f"[{table}]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in fields.items())
+    path.write_text("".join(f"[{table}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in fields.items())
                             + "\n" for table, fields in raw.items()), encoding="utf-8")
     return load_content(folder)

@@ -25,6 +25,7 @@ from sim.reference.journey import (
     simulate_journey,
     weighted_choice,
 )
+from tests.conftest import toml_value
 
 DEFAULT_DIR = Path(__file__).resolve().parents[1] / "sim" / "content" / "default"
 SEED = 2024
@@ -46,21 +47,11 @@ def loadout(**kw):
 # --------------------------------------------------------------------------
 
 
-def _value(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return f'"{v}"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    return str(v)
-
-
 def _tables(name, entries):
     out = []
     for e in entries:
         out.append(f"[[{name}]]")
-        out += [f"{k} = {_value(v)}" for k, v in e.items()]
+        out += [f"{k} = {toml_value(v)}" for k, v in e.items()]
         out.append("")
     return out
 
@@ -97,11 +88,11 @@ def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), si
     attrs = {"strength": 2, "agility": 2, "perception": 2, "will": 2, **(attributes or {})}
     lines = ["[journey]", 'map = "test"', f'start_base = "{bases[0][0]}"', "max_group = 4",
              *([f'military_base = "{military_base}"'] if military_base else []), "",
-             "[progression]", *[f"{k} = {_value(v)}" for k, v in prog.items()], "",
-             "[attributes]", *[f"{k} = {_value(v)}" for k, v in attrs.items()], "",
-             "[events]", *[f"{k} = {_value(v)}" for k, v in ev.items()], ""]
+             "[progression]", *[f"{k} = {toml_value(v)}" for k, v in prog.items()], "",
+             "[attributes]", *[f"{k} = {toml_value(v)}" for k, v in attrs.items()], "",
+             "[events]", *[f"{k} = {toml_value(v)}" for k, v in ev.items()], ""]
     if shops is not None:
-        lines += ["[shops]", *[f"{k} = {_value(v)}" for k, v in shops.items()], ""]
+        lines += ["[shops]", *[f"{k} = {toml_value(v)}" for k, v in shops.items()], ""]
     lines += _tables("monster_groups", groups)
     lines += _tables("traps", traps)
     lines += _tables("skill_events", skills)
@@ -124,10 +115,10 @@ def edit_items(path, edits):
         for key, value in fields.items():
             at = next((i for i in range(start + 1, end) if lines[i].split("=")[0].strip() == key), None)
             if at is None:
-                lines.insert(start + 1, f"{key} = {_value(value)}")
+                lines.insert(start + 1, f"{key} = {toml_value(value)}")
                 end += 1
             else:
-                lines[at] = f"{key} = {_value(value)}"
+                lines[at] = f"{key} = {toml_value(value)}"
     path.write_text("\n".join(lines) + "\n")
 
 

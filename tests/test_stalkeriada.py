@@ -7,6 +7,7 @@ City walk) are checked against them within 4 standard errors."""
 
 import numpy as np
 import pytest
+from numba import njit
 
 import sim.kernels.stalkeriada as K
 from sim.content.stalkeriada import TILE_KINDS, load_stalkeriada
@@ -15,6 +16,12 @@ from sim.run.stalkeriada import _seating, compile_tables, game_template, get_sta
 from tests.conftest import proportion_tolerance, stalkeriada_content
 
 TILE = {name: i for i, name in enumerate(TILE_KINDS)}
+
+
+@njit(K.DECISION)
+def step_east(kind, s, g, params):
+    """A strategy that only ever steps east (direction 0)."""
+    return 0 if kind == K.D_STEP else -1
 
 
 class Table:
@@ -69,6 +76,15 @@ class Table:
         for x in range(self.g[K.H_CELLS]):
             self.tile(x, kind, up)
 
+    def walk_east(self, into=None, background="grass", up=True):
+        """Seat 0 on cell 0 of a Zone of ``background`` tiles, stepping east every
+        step, with ``into`` face down on cell 1."""
+        self.all_tiles(background, up)
+        self.fns = (step_east,) * K.MAX_SEATS
+        if into:
+            self.tile(1, into)
+        self.place(0, K.CELL, 0)
+
     def fence(self, j, kind, up=False):
         self.g[self.g[K.H_O_FENCE] + j] = ("gap", "fence", "ambush").index(kind)
         self.g[self.g[K.H_O_FENCE_UP] + j] = int(up)
@@ -99,16 +115,17 @@ def table(content):
     return Table(content)
 
 
-def _repeat(table, trials, setup, outcome):
-    """Play one turn ``trials`` times from the same position (fresh dice each time)."""
+def _repeat(table, trials, outcome):
+    """Play one turn ``trials`` times from the current position (fresh dice each
+    time), then put the position back."""
     start = table.g.copy()
     counts = {}
     for _ in range(trials):
         table.g[:] = start
-        setup(table)
         table.turn(0)
         key = outcome(table)
         counts[key] = counts.get(key, 0) + 1
+    table.g[:] = start
     return counts
 
 
@@ -296,11 +313,8 @@ def test_s07_the_partner_goes_first_and_dies_on_a_trap(table):
 
 
 def test_s08_butcher_treats_on_credit(table):
-    table.all_tiles("grass")
-    table.tile(1, "trap")
+    table.walk_east(into="trap")
     table.set(0, money=200)
-    table.place(0, K.CELL, 0)
-    table.fns = (K_step_east,) * 6
     table.burn_until(0, lambda steps, roll, _: roll >= 5)  # steps, then a surviving trap roll
     table.turn(0)
     assert (table.get(0, "where"), table.get(0, "at"), table.get(0, "money")) == (K.CITY, 10, -800)
@@ -331,66 +345,49 @@ def test_s09_jelly_order_and_delivery(table):
 ])
 def test_s11_fence_outcomes_are_exact(table, kind, pliers, expected):
     table.all_tiles("stop", up=False)
-
-    def setup(t):
-        t.fence(3, kind)
-        t.place(0, K.OUTSIDE, 3)
-        t.set(0, pliers=pliers)
+    table.fence(3, kind)
+    table.place(0, K.OUTSIDE, 3)
+    table.set(0, pliers=pliers)
 
     def outcome(t):
         return "jail" if t.get(0, "jailed") else "fail" if t.get(0, "where") == K.OUTSIDE else "in"
 
     trials = 6000
-    _assert_rates(_repeat(table, trials, setup, outcome), expected, trials)
+    _assert_rates(_repeat(table, trials, outcome), expected, trials)
 
 
 def test_s12_leaving_needs_loot_and_the_same_ambush_check(table):
     table.all_tiles("grass")
     table.fence(2, "fence", up=True)
-
-    def setup(t):
-        t.place(0, K.CELL, 2)
-        t.set(0, pliers=1, chips=0)
-        t.give_chips(0, [6], origin=30)
+    table.place(0, K.CELL, 2)
+    table.set(0, pliers=1)
+    table.give_chips(0, [6], origin=30)
 
     def outcome(t):
         return "jail" if t.get(0, "jailed") else "out" if t.get(0, "where") == K.CITY else "zone"
 
     table.params[0, 4] = 1  # home with one chip
     trials = 6000
-    _assert_rates(_repeat(table, trials, setup, outcome), {"jail": 1 / 6, "out": 5 / 6}, trials)
+    _assert_rates(_repeat(table, trials, outcome), {"jail": 1 / 6, "out": 5 / 6}, trials)
     # without loot the planner cannot leave: it stays in the Zone
     table.set(0, chips=0)
     table.g[table.g[K.H_O_CHIP_PLACE] + 6] = K.BOX
-    table.place(0, K.CELL, 2)
     table.turn(0)
     assert table.get(0, "where") == K.CELL
 
 
 # ---------------------------------------------------------------- Zone (S-13..S-22)
 
-def K_step_east_py(kind, s, g, params):
-    return 0 if kind == K.D_STEP else -1
-
-
-K_step_east = __import__("numba").njit(K.DECISION)(K_step_east_py)
-
-
 def test_s13_no_two_stalkers_share_a_cell(table):
-    table.all_tiles("grass")
+    table.walk_east()
     table.place(1, K.CELL, 1)
-    table.place(0, K.CELL, 0)
-    table.fns = (K_step_east,) * 6
     table.turn(0)
     assert table.get(0, "at") == 0  # east is taken: the move ends
 
 
 def test_s14_loot_fills_the_backpack_to_five(table):
-    table.all_tiles("grass")
-    table.tile(1, "loot")
-    table.place(0, K.CELL, 0)
+    table.walk_east(into="loot")
     table.give_chips(0, [2, 3, 4, 5, 6], origin=40)
-    table.fns = (K_step_east,) * 6
     table.turn(0)
     assert table.get(0, "chips") == 5
     lying = [c for c in range(14) if table.chip_place(c) == 1]
@@ -410,13 +407,8 @@ def test_s14_loot_fills_the_backpack_to_five(table):
     ("mosquito_bald", 1, {"dead": 1.0}),
 ])
 def test_s15_trap_survival_is_exact(table, kind, ozk, expected):
-    table.all_tiles("stop", up=True)
-    table.fns = (K_step_east,) * 6
-
-    def setup(t):
-        t.tile(1, kind)
-        t.place(0, K.CELL, 0)
-        t.set(0, ozk=ozk, money=1000)
+    table.walk_east(into=kind, background="stop")
+    table.set(0, ozk=ozk, money=1000)
 
     def outcome(t):
         if t.get(0, "where") == K.CELL:
@@ -424,14 +416,12 @@ def test_s15_trap_survival_is_exact(table, kind, ozk, expected):
         return "butcher" if t.get(0, "money") == 0 else "dead"
 
     trials = 6000
-    _assert_rates(_repeat(table, trials, setup, outcome), expected, trials)
+    _assert_rates(_repeat(table, trials, outcome), expected, trials)
 
 
 def test_s15_survivor_lays_his_items_on_the_previous_cell(table):
-    table.all_tiles("grass")
+    table.walk_east()
     table.tile(2, "trap")
-    table.fns = (K_step_east,) * 6
-    table.place(0, K.CELL, 0)
     table.give_chips(0, [4, 5], origin=44)
     table.burn_until(0, lambda steps, roll, _: steps >= 2 and roll >= 5)
     table.turn(0)
@@ -439,23 +429,16 @@ def test_s15_survivor_lays_his_items_on_the_previous_cell(table):
 
 
 def test_s16_swamp_costs_its_hummocks(table):
-    table.all_tiles("grass")
-    table.tile(1, "swamp_3")
-    table.fns = (K_step_east,) * 6
-    table.place(0, K.CELL, 0)
+    table.walk_east(into="swamp_3")
     steps = table.next_dice(0, 1)[0]
     table.turn(0)
     assert table.get(0, "at") == (1 if steps <= 3 else 1 + steps - 3)
 
 
 def test_s17_basement_fills_spills_and_accident(table):
-    table.all_tiles("stop", up=True)
-    table.fns = (K_step_east,) * 6
-
-    def setup(t):
-        t.tile(1, "jelly_basement", up=True)
-        t.place(0, K.CELL, 0)
-        t.set(0, container=K.EMPTY_CONTAINER, money=1000)
+    table.walk_east(background="stop")
+    table.tile(1, "jelly_basement", up=True)
+    table.set(0, container=K.EMPTY_CONTAINER, money=1000)
 
     def outcome(t):
         if t.get(0, "container") == K.FULL_CONTAINER:
@@ -465,21 +448,19 @@ def test_s17_basement_fills_spills_and_accident(table):
         return "butcher" if t.get(0, "money") == 0 else "dead"
 
     trials = 6000  # fill 2/6; spill 1/6 then the trap roll (1/3 survive); nothing 3/6
-    _assert_rates(_repeat(table, trials, setup, outcome),
+    _assert_rates(_repeat(table, trials, outcome),
                   {"full": 1 / 3, "nothing": 1 / 2, "butcher": 1 / 18, "dead": 1 / 9}, trials)
     # a full container filled in an earlier round spills on a 6 at the start of a turn
     table.g[K.H_ROUND] = 5
-    table.set(0, container=K.FULL_CONTAINER, filled=4, where=K.CITY, at=2, money=1000)
+    table.place(0, K.CITY, 2)
+    table.set(0, container=K.FULL_CONTAINER, filled=4, money=1000)
     first = table.next_dice(0, 1)[0]
     table.turn(0)
     assert (table.get(0, "container") == K.NO_CONTAINER) == (first == 6)
 
 
 def test_s18_corridor_sends_home_and_stop_ends_the_turn(table):
-    table.all_tiles("grass")
-    table.fns = (K_step_east,) * 6
-    table.tile(1, "corridor")
-    table.place(0, K.CELL, 0)
+    table.walk_east(into="corridor")
     table.give_chips(0, [8], origin=3)
     table.turn(0)
     assert (table.get(0, "where"), table.get(0, "at"), table.get(0, "chips")) == (K.CITY, 0, 1)
@@ -490,43 +471,29 @@ def test_s18_corridor_sends_home_and_stop_ends_the_turn(table):
 
 
 def test_s19_golden_ball_outcomes_are_exact(table):
-    table.all_tiles("grass")
-    table.fns = (K_step_east,) * 6
-
-    def setup(t):
-        t.tile(1, "golden_ball")
-        t.g[K.H_GOLDEN_USED] = 0
-        t.g[K.H_GOLDEN_REVEALER] = -1
-        t.g[K.H_WINNER] = -1
-        t.place(0, K.CELL, 0)
-        t.set(0, money=0, lives=0)
+    table.walk_east(into="golden_ball")
+    table.set(0, money=0)
 
     def outcome(t):
+        assert t.g[K.H_GOLDEN_USED] == 1  # once, whatever the roll
         return "visa" if t.g[K.H_WINNER] == 0 else "life" if t.get(0, "lives") else "bonus"
 
     trials = 6000
-    _assert_rates(_repeat(table, trials, setup, outcome), {"life": 1 / 6, "visa": 1 / 6, "bonus": 2 / 3}, trials)
-    assert table.g[K.H_GOLDEN_USED] == 1
+    _assert_rates(_repeat(table, trials, outcome), {"life": 1 / 6, "visa": 1 / 6, "bonus": 2 / 3}, trials)
 
 
 def test_s19_golden_ball_only_for_its_revealer(table):
-    table.all_tiles("grass")
-    table.fns = (K_step_east,) * 6
+    table.walk_east()
     table.tile(1, "golden_ball", up=True)
     table.g[K.H_GOLDEN_REVEALER] = 1
-    table.place(0, K.CELL, 0)
     table.turn(0)
     assert table.g[K.H_GOLDEN_USED] == 0 and table.g[K.H_WINNER] == -1
 
 
 def test_s20_pointer_forces_the_next_step(table):
-    table.all_tiles("grass")
-    table.fns = (K_step_east,) * 6
-    table.tile(24, "jumping_pointer")
-    table.place(0, K.CELL, 23)
     nbr = neighbour_table(7, 7)
     for direction in range(1, 7):  # revealed on the last step: one more step that way, over a cell
-        table.all_tiles("grass", up=False)
+        table.walk_east(up=False)
         table.tile(24, "jumping_pointer")
         table.place(0, K.CELL, 23)
         table.burn_until(0, lambda steps, roll, _: steps == 1 and roll == direction)
@@ -538,10 +505,7 @@ def test_s20_pointer_forces_the_next_step(table):
 
 
 def test_s21_flip_sends_everyone_home_and_reshuffles(table):
-    table.all_tiles("grass")
-    table.fns = (K_step_east,) * 6
-    table.tile(1, "flip")
-    table.place(0, K.CELL, 0)
+    table.walk_east(into="flip")
     table.place(1, K.OUTSIDE, 4)
     table.give_chips(0, [7], origin=20)
     table.g[table.g[K.H_O_CHIP_PLACE] + 9] = 30
@@ -556,8 +520,7 @@ def test_s21_flip_sends_everyone_home_and_reshuffles(table):
 
 
 def test_s22_nut_reveals_two_cells_and_a_mosquito_bald_costs_it(table):
-    table.all_tiles("grass", up=False)
-    table.place(0, K.CELL, 0)
+    table.walk_east(up=False)
     table.set(0, nuts=2)
     K._throw_nut(table.g, 0, 0, 0)  # east: cells 1 and 2
     assert table.is_up(1) and table.is_up(2) and not table.is_up(3)
@@ -567,17 +530,13 @@ def test_s22_nut_reveals_two_cells_and_a_mosquito_bald_costs_it(table):
     assert table.is_up(7) and table.is_up(15)
     assert table.get(0, "nuts") == 0 and table.get(0, "nut_at") == 2  # lost; the earlier nut still lies
     table.tile(2, "grass", up=True)  # picked up on reaching the second cell
-    table.fns = (K_step_east,) * 6
     table.burn_until(0, lambda steps, *_: steps >= 2)
     table.turn(0)
     assert table.get(0, "nuts") == 1 and table.get(0, "nut_at") == -1
 
 
 def test_s23_death_halves_the_savings(table):
-    table.all_tiles("grass")
-    table.fns = (K_step_east,) * 6
-    table.tile(1, "mosquito_bald")
-    table.place(0, K.CELL, 0)
+    table.walk_east(into="mosquito_bald")
     table.set(0, money=1350, pliers=1)
     table.give_chips(0, [3], origin=4)
     table.turn(0)
@@ -587,10 +546,7 @@ def test_s23_death_halves_the_savings(table):
 
 
 def test_s19_an_extra_life_is_spent_instead_of_dying(table):
-    table.all_tiles("grass")
-    table.fns = (K_step_east,) * 6
-    table.tile(1, "mosquito_bald")
-    table.place(0, K.CELL, 0)
+    table.walk_east(into="mosquito_bald")
     table.set(0, lives=1, money=1000)
     table.turn(0)
     assert table.get(0, "lives") == 0 and table.get(0, "where") == K.CELL and table.get(0, "money") == 1000

@@ -62,9 +62,9 @@ def item_variants(content: Content, base: Loadout):
     return out
 
 
-def survived(content, loadout, monsters, strategy, *, trials, seed, first=0):
-    """Per-trial survival (1 unless the stalker died) of trials ``first .. first + trials - 1``."""
-    template, _ = fight_template(content, loadout, monsters)
+def survived(template, strategy, *, trials, seed, first=0):
+    """Per-trial survival (1 unless the stalker died) of trials ``first .. first + trials - 1``
+    of the fight whose kernel view is ``template``."""
     out = np.empty(trials, np.int8)
     K.fight_outcomes(seed, first, trials, template, strategy.param_vector(), strategy.asks(), *strategy.decisions(),
                      out)
@@ -96,14 +96,16 @@ def item_values(content: Content, base: Loadout, monsters, strategy, *, trials, 
         raise LoadoutError(f"--trials: {trials}; give at least 2 trials")
     start = time.perf_counter()
     variants = item_variants(content, base)
+    base_view = fight_template(content, base, monsters)[0]
+    views = [fight_template(content, loadout, monsters)[0] for _, loadout in variants]
     n, survivors0 = 0, 0
     sums = np.zeros((len(variants), 3))  # per item: survivors, sum and sum of squares of the differences
     while n < trials:
         size = min(chunk, trials - n)
-        s0 = survived(content, base, monsters, strategy, trials=size, seed=seed, first=n)
+        s0 = survived(base_view, strategy, trials=size, seed=seed, first=n)
         survivors0 += int(s0.sum())
-        for i, (_, loadout) in enumerate(variants):
-            s1 = survived(content, loadout, monsters, strategy, trials=size, seed=seed, first=n)
+        for i, view in enumerate(views):
+            s1 = survived(view, strategy, trials=size, seed=seed, first=n)
             diff = s1.astype(np.int64) - s0
             sums[i] += (s1.sum(), diff.sum(), (diff * diff).sum())
         n += size
