@@ -280,8 +280,11 @@ def journey(
                  "reputation")
 def value(
     monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group."),
-    strategy: List[str] = typer.Option(["fighter"], metavar="NAME", help="fighter, runner, tactician, or "
-                                       "FILE.py:NAME; repeat to value the items under each strategy."),
+    strategy: List[str] = typer.Option([], metavar="NAME", help="Fights: fighter (default), runner, tactician; "
+                                       "skirmishes: hold (default), kite, rush; or FILE.py:NAME. Repeat to value "
+                                       "the items under each strategy."),
+    mode: str = typer.Option("fight", help="fight: the dice fight (Z-15..Z-38); skirmish: the tactical skirmish "
+                                           "on the built-in hex arena (A-, M- rules)."),
     trials: int = typer.Option(200_000, help="Fights per loadout (every loadout fights the same trials); with "
                                              "--target-ci, the cap."),
     target_ci: Optional[float] = typer.Option(None, help="Add trials until every value's 95% interval is narrower "
@@ -305,23 +308,23 @@ def value(
     Examples:
       zonesim value --monster bloodsucker --weapon ak47 --body vest --stims stimulator:1
       zonesim value -m chimera --weapon ak47 --strategy fighter --strategy runner --target-ci 0.01 --json
+      zonesim value --mode skirmish -m bloodsucker --weapon ak47 --strategy hold --strategy kite
     """
     import polars as pl
 
-    import strategies
     from sim.run.value import item_values
 
     game = load_content(content)
     base = _loadout(game, **loadout)
-    strats = [strategies.get(name) for name in strategy]
     check_monsters(game, monster)
     if target_ci is not None and not 0 < target_ci < 1:
         raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.01")
+    measures = _value_measures(game, mode, strategy, monster)
     _set_threads(threads)
-    results = {s.name: item_values(game, base, monster, s, trials=trials, seed=seed, target_ci=target_ci)
-               for s in strats}
+    results = {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci)
+               for name, measure in measures.items()}
     table = pl.concat([r.table.with_columns(pl.lit(name).alias("strategy")) for name, r in results.items()])
-    summary = {"seed": seed, "monsters": list(monster),
+    summary = {"seed": seed, "mode": mode, "monsters": list(monster),
                "strategies": [{"strategy": name, "trials": r.trials, "base_p_survive": r.base_survival,
                                "survival_per_g": r.rate, "elapsed_s": r.elapsed_s} for name, r in results.items()],
                "items": table.to_dicts()}
@@ -337,6 +340,24 @@ def value(
         return
     for name, result in results.items():
         _print_values(base, monster, name, result, seed)
+
+
+def _value_measures(game, mode, names, monsters):
+    """``{strategy name: measure}`` of ``item_values`` for the mode."""
+    if mode == "fight":
+        import strategies
+        from sim.run.value import fight_measure
+
+        return {s.name: fight_measure(game, monsters, s) for s in map(strategies.get, names or ["fighter"])}
+    if mode == "skirmish":
+        from sim.content.skirmish import load_arena, load_skirmish
+        from sim.run.skirmish import get_skirmish_strategy, skirmish_measure
+
+        sk = load_skirmish(game)
+        arena = load_arena(sk)
+        return {s.name: skirmish_measure(game, sk, monsters, arena, s)
+                for s in map(get_skirmish_strategy, names or ["hold"])}
+    raise UsageProblem(f"--mode: '{mode}'; use fight or skirmish")
 
 
 def _print_values(base, monster, name, result, seed):
@@ -530,6 +551,7 @@ def validate(directory: Optional[Path] = typer.Argument(None, help="Content fold
     """
     from sim.content.maps import load_map, load_terrain
 
+    from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
     from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
 
     game = load_content(directory)
@@ -543,6 +565,11 @@ def validate(directory: Optional[Path] = typer.Argument(None, help="Content fold
         zone = load_stalkeriada(game)
         assumed += len(zone.assumed)
         stalkeriada = f", Stalkeriada {zone.settings['zone']['rows']}x{zone.settings['zone']['cols']} Zone"
+    if (game.directory / SKIRMISH_FILE).is_file():
+        sk = load_skirmish(game)
+        arena = load_arena(sk)
+        assumed += len(sk.assumed)
+        stalkeriada += f", skirmish arena {arena.rows}x{arena.cols}"
     print(f"{game.directory}: ok · {len(game.characters)} characters, {len(game.monsters)} monsters, "
           f"{len(game.items)} items, {len(maps)} maps{stalkeriada} · {assumed} assumed [A] values · "
           f"hash {game.digest[:12]}")
@@ -646,6 +673,8 @@ def list_strategies():
       zonesim strategies
     """
     import strategies
+    from strategies.skirmish import BEAST
+    from strategies.skirmish import BUILT_IN as SKIRMISH
     from strategies.stalkeriada import BUILT_IN as STALKERIADA
 
     for title, built_in in (("fights and journeys (--strategy)", strategies.BUILT_IN),
@@ -654,6 +683,9 @@ def list_strategies():
         for s in built_in.values():
             params = ", ".join(f"{n}={v:g}" for n, v in zip(s.param_names, s.params)) or "no parameters"
             print(f"  {s.name:10s} {s.description} ({params})")
+    print("skirmishes (zonesim skirmish --strategy; monsters always play beast)")
+    for s in (*SKIRMISH.values(), BEAST):
+        print(f"  {s.name:10s} {s.description}")
 
 
 @app.command()
@@ -712,3 +744,4 @@ def _fail(message: str):
 
 
 import sim.cli_stalkeriada  # noqa: E402,F401  (registers the Stalkeriada commands)
+import sim.cli_skirmish  # noqa: E402,F401  (registers the skirmish command)

@@ -11,7 +11,7 @@ import strategies
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import Loadout
 from sim.run.fight import simulate_fight
-from sim.run.value import item_values, item_variants
+from sim.run.value import fight_measure, item_values, item_variants
 from tests.conftest import zonesim
 
 BASE = Loadout(weapon="ak47", healing=(("stimulator", 1),))
@@ -20,7 +20,8 @@ TRIALS = 60_000
 
 @pytest.fixture(scope="module")
 def values(content):
-    return item_values(content, BASE, ["bloodsucker"], strategies.get("fighter"), trials=TRIALS, seed=3)
+    measure = fight_measure(content, ["bloodsucker"], strategies.get("fighter"))
+    return item_values(content, BASE, measure, trials=TRIALS, seed=3)
 
 
 def _row(result, item):
@@ -86,7 +87,8 @@ def test_a_useless_new_item_is_worth_zero(tmp_path):
     with open(folder / "items.toml", "a") as f:
         f.write('\n[armour.paper_hat]\nslot = "head"\ndefence = 0\nprice = 300\n')
     game = load_content(folder)
-    result = item_values(game, BASE, ["snork"], strategies.get("fighter"), trials=20_000, seed=5)
+    result = item_values(game, BASE, fight_measure(game, ["snork"], strategies.get("fighter")), trials=20_000,
+                         seed=5)
     row = _row(result, "paper_hat")
     assert (row["value"], row["ci_low"], row["ci_high"], row["verdict"]) == (0.0, 0.0, 0.0, "over-priced")
 
@@ -106,6 +108,39 @@ def test_values_per_strategy_and_until_a_target_interval(tmp_path):
 
 def test_same_numbers_for_any_chunking(content):
     fighter = strategies.get("fighter")
-    one = item_values(content, BASE, ["snork"], fighter, trials=30_000, seed=8)
-    many = item_values(content, BASE, ["snork"], fighter, trials=30_000, seed=8, chunk=4096)
+    one = item_values(content, BASE, fight_measure(content, ["snork"], fighter), trials=30_000, seed=8)
+    many = item_values(content, BASE, fight_measure(content, ["snork"], fighter), trials=30_000, seed=8,
+                       chunk=4096)
     assert one.table.equals(many.table) and one.rate == many.rate
+
+
+@pytest.fixture(scope="module")
+def skirmish_values(content):
+    from sim.content.skirmish import load_arena, load_skirmish
+    from sim.run.skirmish import get_skirmish_strategy, skirmish_measure
+
+    sk = load_skirmish(content)
+    measure = skirmish_measure(content, sk, ["snork"], load_arena(sk), get_skirmish_strategy("hold"))
+    return item_values(content, BASE, measure, trials=20_000, seed=4)
+
+
+def test_skirmish_item_values_use_the_same_hooks(content, skirmish_values):
+    """Skirmishes plug into the same item values: an escape item does nothing in a
+    skirmish (0 exactly, on common dice), armour helps, medkits are left out (Z-31)."""
+    table = skirmish_values.table
+    assert _row(skirmish_values, "camo_cloak")["value"] == 0
+    assert _row(skirmish_values, "camo_cloak")["ci_high"] == _row(skirmish_values, "camo_cloak")["ci_low"] == 0
+    exo = _row(skirmish_values, "exoskeleton")
+    assert exo["ci_low"] > 0 and exo["value"] > _row(skirmish_values, "leather_jacket")["value"]
+    assert "medkit" not in table["item"].to_list()
+    assert 0 < skirmish_values.base_survival < 1
+
+
+def test_value_cli_skirmish_mode():
+    proc = zonesim("value", "--mode", "skirmish", "-m", "blind_dog", "--weapon", "berdanka", "--trials", 3000,
+                   "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["mode"] == "skirmish" and data["strategies"][0]["strategy"] == "hold"
+    bad = zonesim("value", "--mode", "duel", "-m", "snork", "--weapon", "ak47")
+    assert bad.returncode == 2 and "--mode" in bad.stderr

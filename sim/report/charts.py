@@ -159,3 +159,42 @@ def matrix_chart(matrix, names, low, high, title, provenance, path):
     ax.set_ylabel("win rate of")
     fig.colorbar(image, ax=ax, fraction=0.046, label="win rate")
     _save(fig, title, provenance, path, bottom=0.1)
+
+
+def skirmish_chart(proportions, ap, title, provenance, path):
+    """Outcome rates with 95% intervals, and where the party's AP went."""
+    fig, (ax_o, ax_a) = plt.subplots(1, 2, figsize=(13, 4.8))
+    colours = [OUTCOME_COLOURS.get(m, "#455a64") for m in ("p_win", "p_death", "p_draw", "p_survive")]
+    _rate_bars(ax_o, [m.removeprefix("p_") for m in proportions["measure"]], proportions["value"],
+               proportions["ci_low"], proportions["ci_high"], colours)
+    ax_o.set_title("Outcomes (survive = every stalker alive)")
+    ax_o.set_ylim(0, 1.05)
+    kinds, means = ap["kind"].to_list(), np.asarray(ap["mean"], dtype=float)
+    err = [np.clip(means - np.asarray(ap["ci_low"]), 0, None), np.clip(np.asarray(ap["ci_high"]) - means, 0, None)]
+    ax_a.barh(kinds, means, xerr=err, capsize=3, color="#6a1b9a")
+    for y, (v, share) in enumerate(zip(means, ap["share"])):
+        ax_a.annotate(f"{v:.1f} ({share:.0%})", (v, y), va="center", xytext=(4, 0), textcoords="offset points",
+                      fontsize=8)
+    ax_a.invert_yaxis()
+    ax_a.set_xlabel("AP per skirmish, whole party (95% interval)")
+    ax_a.set_title("AP spending by action")
+    _save(fig, title, provenance, path)
+
+
+def skirmish_distance_chart(sweep, title, provenance, path):
+    """Party survival against starting distance, one line per terrain multiplier."""
+    fig, ax = plt.subplots(figsize=(9, 5))
+    names = {1: "flat dry ground (1x)", 2: "rough wet ground (2x)", 3: "hummocks and mud (3x)"}
+    for m, colour in zip((1, 2, 3), ("#2e7d32", "#f9a825", "#6d4c41")):
+        part = sweep.filter(sweep["terrain"] == m)
+        if part.height == 0:
+            continue
+        d = np.asarray(part["distance"])
+        ax.plot(d, part["p_survive"], marker="o", color=colour, label=names[m])
+        ax.fill_between(d, part["ci_low"], part["ci_high"], color=colour, alpha=0.2)
+    ax.set_xlabel("starting distance between the party and the monsters (hexes)")
+    ax.set_ylabel("P(every stalker survives), 95% band")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(title="every open hex of the arena")
+    _save(fig, title, provenance, path)

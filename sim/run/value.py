@@ -71,6 +71,15 @@ def survived(template, strategy, *, trials, seed, first=0):
     return out != K.DEATH
 
 
+def fight_measure(content: Content, monsters, strategy):
+    """The measure of ``item_values`` for dice fights: a loadout's per-trial survival
+    against ``monsters`` under ``strategy``."""
+    def measure(loadout):
+        template = fight_template(content, loadout, monsters)[0]
+        return lambda trials, seed, first: survived(template, strategy, trials=trials, seed=seed, first=first)
+    return measure
+
+
 @dataclass
 class ValueResult:
     """Item values against one reference loadout (``table``: one row per item)."""
@@ -87,25 +96,33 @@ class ValueResult:
                 "survival_per_g": self.rate, "elapsed_s": self.elapsed_s, "items": self.table.to_dicts()}
 
 
-def item_values(content: Content, base: Loadout, monsters, strategy, *, trials, seed, target_ci=None,
+def item_values(content: Content, base: Loadout, measure, *, trials, seed, target_ci=None,
                 chunk=1 << 17) -> ValueResult:
-    """The value of every one-item change of ``base`` in fights against ``monsters``.
-    With ``target_ci``, chunks of trials run until every value's 95% interval is
-    narrower than it (``trials`` is then the cap)."""
+    """The value of every one-item change of ``base``: ``measure(loadout)`` gives
+    a function ``(trials, seed, first) -> per-trial survival`` on common random
+    numbers (``fight_measure``, ``sim.run.skirmish.skirmish_measure``) or raises
+    ``LoadoutError`` for a loadout the mode cannot field (such changes are left
+    out). With ``target_ci``, chunks of trials run until every value's 95%
+    interval is narrower than it (``trials`` is then the cap)."""
     if trials < 2:
         raise LoadoutError(f"--trials: {trials}; give at least 2 trials")
     start = time.perf_counter()
-    variants = item_variants(content, base)
-    base_view = fight_template(content, base, monsters)[0]
-    views = [fight_template(content, loadout, monsters)[0] for _, loadout in variants]
+    run_base = measure(base)
+    variants, runs = [], []
+    for item_id, loadout in item_variants(content, base):
+        try:
+            runs.append(measure(loadout))
+        except LoadoutError:  # e.g. a third healing kind in a skirmish
+            continue
+        variants.append((item_id, loadout))
     n, survivors0 = 0, 0
     sums = np.zeros((len(variants), 3))  # per item: survivors, sum and sum of squares of the differences
     while n < trials:
         size = min(chunk, trials - n)
-        s0 = survived(base_view, strategy, trials=size, seed=seed, first=n)
+        s0 = run_base(size, seed, n)
         survivors0 += int(s0.sum())
-        for i, view in enumerate(views):
-            s1 = survived(view, strategy, trials=size, seed=seed, first=n)
+        for i, run in enumerate(runs):
+            s1 = run(size, seed, n)
             diff = s1.astype(np.int64) - s0
             sums[i] += (s1.sum(), diff.sum(), (diff * diff).sum())
         n += size

@@ -1,0 +1,171 @@
+"""The numba skirmish kernel equals the plain-Python reference (two independent
+readings of docs/skirmish-resolution.md) skirmish for skirmish: every record
+field and every strategy answer with its legality, in order.
+
+Besides the built-in strategies, ``chaos`` answers a pseudo-random action
+computed from the state (round, AP, position, facing, HP), the same in both
+engines, so every action kind, its illegal cases and the rare rules come up.
+"""
+
+from dataclasses import replace
+from types import MappingProxyType
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+import sim.kernels.skirmish as K
+import sim.reference.skirmish as R
+from sim.content.skirmish import build_arena, load_arena, load_skirmish, make_setup, parse_member
+from sim.run.skirmish import get_skirmish_strategy, skirmish_template
+from strategies.skirmish import BEAST, SkirmishStrategy
+
+
+def _chaos_code(rnd, ap, pos, facing, hp, i, n_fighters, man, pts):
+    h = rnd * 131 + ap * 31 + pos * 7 + facing * 3 + i * 17 + hp * 5 + (man + 1) * 977 + pts * 53
+    if man == K.M_NONE:
+        return K.MANOEUVRE | ((h % 6) << 8)  # 5 is not a manoeuvre: illegal
+    kind = h % 13
+    if kind in (K.SHOOT, K.FIRST_AID, K.PICKUP):
+        return kind | (((h // 13) % n_fighters) << 8) | (((h // 104) % 2) << 16)
+    return kind | (((h // 13) % 8) << 8) | (((h // 104) % 7) << 16)
+
+
+chaos_code = njit(cache=True)(_chaos_code)
+
+
+@njit(K.DECISION, cache=True)
+def chaos(g, i):
+    o = K.fb(g, i)
+    return chaos_code(g[K.H_ROUND], g[o + K.F_AP], g[o + K.F_POS], g[o + K.F_FACING], g[o + K.F_HP], i, g[K.H_F],
+                      g[K.H_MAN], g[K.H_PTS] if g[K.H_MAN] != K.M_NONE else 0)
+
+
+def reference_chaos(state, i):
+    f = state.fighters[i]
+    man = R.M_NONE if state.phase == R.PHASE_MANOEUVRE else f.manoeuvre
+    return _chaos_code(state.round, f.ap, f.pos, f.facing, f.hp, i, len(state.fighters), man,
+                       f.pts if man != R.M_NONE else 0)
+
+
+CHAOS = SkirmishStrategy("chaos", "state-driven pseudo-random actions", chaos)
+
+
+def kernel_run(setup, party, monsters, seed, trials):
+    """Records and per-skirmish logs of the kernel, ``party``/``monsters`` strategies."""
+    template = skirmish_template(setup)
+    out = []
+    for t in range(trials):
+        records = np.zeros((1, K.N_RECORD), np.int64)
+        log = np.zeros((8192, K.LOG_FIELDS), np.int64)
+        K.skirmish_records(seed, t, 1, template, (party.decide, monsters.decide), records, log, t)
+        rows = log[log[:, K.L_ROUND] > 0]
+        out.append((records[0].tolist(), [tuple(int(x) for x in r[[K.L_ROUND, K.L_FIGHTER, K.L_CODE, K.L_OK]])
+                                          for r in rows]))
+    return out
+
+
+def reference_run(setup, party, monsters, seed, trials):
+    out = []
+    for t in range(trials):
+        strategies = {i: (party if f["side"] == 0 else monsters) for i, f in enumerate(setup.fighters)}
+        log = []
+        rec = R.play(setup, seed, t, strategies=strategies, log=log)
+        fields = [rec[k] for k in ("outcome", "rounds", "alive", "all_alive", "damage_dealt", "damage_taken", "kills",
+                                   "shots", "hits", "illegal")] + list(rec["ap"])
+        out.append(([int(x) for x in fields], [(r, i, c, int(ok)) for r, i, c, ok in log]))
+    return out
+
+
+def assert_same(setup, party_name, seed, trials, monsters_name="beast"):
+    kernel_strats = {"chaos": CHAOS, "beast": BEAST}
+    ref_strats = {"chaos": reference_chaos, **R.STRATEGIES}
+    party = kernel_strats.get(party_name) or get_skirmish_strategy(party_name)
+    got = kernel_run(setup, party, kernel_strats[monsters_name], seed, trials)
+    want = reference_run(setup, ref_strats[party_name], ref_strats[monsters_name], seed, trials)
+    for t, ((rec_k, log_k), (rec_r, log_r)) in enumerate(zip(got, want)):
+        if log_k != log_r:
+            first = next(k for k, (a, b) in enumerate(zip(log_k + [None], log_r + [None])) if a != b)
+            raise AssertionError(f"skirmish {t}: answer {first} differs: kernel {log_k[first:first + 3]} "
+                                 f"reference {log_r[first:first + 3]}")
+        assert rec_k == rec_r, f"skirmish {t}: kernel {dict(zip(K.RECORD_FIELDS, rec_k))} " \
+                               f"reference {dict(zip(K.RECORD_FIELDS, rec_r))}"
+    return got
+
+
+@pytest.fixture(scope="module")
+def sk(content):
+    return load_skirmish(content)
+
+
+def _setup(content, sk, party, monsters, strategy="hold", size=None, distance=None):
+    return make_setup(content, sk, [parse_member(content, p) for p in party], monsters,
+                      load_arena(sk, size=size), strategy, distance)
+
+
+@pytest.mark.parametrize("strategy", ["hold", "kite", "rush"])
+def test_default_skirmish_matches_reference(content, sk, strategy):
+    setup = _setup(content, sk, ["novice:ak47,vest,stimulator*2"], ["bloodsucker", "blind_dog"], strategy)
+    got = assert_same(setup, strategy, seed=3, trials=150)
+    assert {rec[0] for rec, _ in got} >= {K.WIN, K.LOSS}
+
+
+@pytest.mark.parametrize("strategy", ["hold", "kite", "rush", "chaos"])
+def test_party_with_medic_mines_and_berdanka_matches_reference(content, sk, strategy):
+    party = ["doktor:berdanka,rifling,helmet,stimulator*2,limonka*3", "verzila:ak47,laser_sight,vest,combat_stimulator",
+             "gromoboi:kvazar,leather_jacket,stimulator,combat_stimulator,molotov*2"]
+    setup = _setup(content, sk, party, ["snork", "boar", "flesh", "controller"], strategy, distance=6)
+    got = assert_same(setup, strategy, seed=11, trials=120)
+    ap = np.array([rec[K.R_AP:] for rec, _ in got]).sum(axis=0)
+    used = {K.AP_KINDS[k] for k in np.flatnonzero(ap)}
+    assert {"shoot", "reload", "defend"} | ({"move"} if strategy != "hold" else set()) <= used
+
+
+def test_chaos_monsters_and_party_match_reference(content, sk):
+    setup = _setup(content, sk, ["novice:ak47,vest,stimulator*2,tyoshcha*2", "doktor:ak47,stimulator"],
+                   ["bloodsucker", "blind_dog", "snork"], "hold", distance=3)
+    got = assert_same(setup, "chaos", seed=5, trials=200, monsters_name="chaos")
+    codes = {c & 255 for _, log in got for (_, _, c, ok) in log if ok}
+    assert codes >= {K.MOVE, K.TURN, K.STEP, K.SHOOT, K.RELOAD, K.EQUIP, K.STAND, K.LAY_MINE, K.MANOEUVRE}
+
+
+def _random_setup(data, content, sk):
+    rows, cols = data.draw(st.integers(3, 9)), data.draw(st.integers(3, 9))
+    grid = [[data.draw(st.sampled_from([1, 1, 1, 2, 3, 0])) for _ in range(cols)] for _ in range(rows)]
+    arena = build_arena(grid)
+    free = [h for h in range(rows * cols) if arena.mult[h] > 0]
+    n_party, n_mon = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+    if len(free) < n_party + n_mon:
+        grid = [[1] * cols for _ in range(rows)]
+        arena = build_arena(grid)
+        free = list(range(rows * cols))
+    spots = data.draw(st.permutations(free))[:n_party + n_mon]
+    chars = list(content.characters)
+    guns = ["berdanka", "ak47", "kvazar"]
+    party = [parse_member(content, f"{data.draw(st.sampled_from(chars))}:{data.draw(st.sampled_from(guns))},"
+                                   f"stimulator*{data.draw(st.integers(0, 2))},limonka*{data.draw(st.integers(0, 2))}")
+             for _ in range(n_party)]
+    monsters = [data.draw(st.sampled_from(list(content.monsters))) for _ in range(n_mon)]
+    rules = dict(sk.rules)
+    rules.update(knockdown_damage=data.draw(st.integers(0, 9)), dead_at_hp=data.draw(st.integers(-8, 0)),
+                 max_rounds=data.draw(st.integers(1, 12)), kite_distance=data.draw(st.integers(1, 5)),
+                 ap_base=data.draw(st.integers(0, 6)), kneel_ap=data.draw(st.integers(0, 2)))
+    base = make_setup(content, sk, party, monsters, load_arena(sk, size=9), "hold", 1)
+    fighters = []
+    for f, h in zip(base.fighters, spots):
+        f = dict(f, pos=h, facing=data.draw(st.integers(0, 5)), insubstantial=data.draw(st.booleans()),
+                 sequence=data.draw(st.integers(0, 3)), dx=data.draw(st.integers(6, 14)),
+                 move=data.draw(st.integers(1, 8)), agility=data.draw(st.integers(0, 8)))
+        fighters.append(MappingProxyType(f))
+    return replace(base, arena=arena, rules=MappingProxyType(rules), fighters=tuple(fighters))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_arenas_fighters_and_rules_match_reference(content, sk, data):
+    setup = _random_setup(data, content, sk)
+    party = data.draw(st.sampled_from(["hold", "kite", "rush", "chaos"]))
+    monsters = data.draw(st.sampled_from(["beast", "chaos"]))
+    assert_same(setup, party, seed=data.draw(st.integers(0, 2**32)), trials=6, monsters_name=monsters)
