@@ -792,6 +792,13 @@ def skirmish_records(seed, first, n, template, fns, records, log, log_trial):
 
 BLOCK = 1024
 """Skirmishes per parallel block; the sums do not depend on it."""
+
+
+@njit(cache=True)
+def _block_state(template):
+    """A thread's own skirmish array, streams, record and (empty) log."""
+    return (template.copy(), np.zeros(RNG_SIZE, np.uint64), np.zeros(N_RECORD, np.int64),
+            np.zeros((0, LOG_FIELDS), np.int64))
 T_TRIALS, T_OUTCOMES, T_RECORD, T_SQUARES, T_ROUNDS = 0, 1, 4, 4 + N_RECORD, 4 + 2 * N_RECORD
 TALLY_SIZE = T_ROUNDS + 64
 _RUN_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], _FNS, types.int64[::1])
@@ -807,10 +814,7 @@ def run_skirmishes(seed, first, n, template, fns, tally):
     tally_b = np.zeros((n_blocks, TALLY_SIZE), np.int64)
     seed_mixed = mix(np.uint64(seed))
     for b in prange(n_blocks):
-        g = template.copy()
-        rng = np.zeros(RNG_SIZE, np.uint64)
-        rec = np.zeros(N_RECORD, np.int64)
-        no_log = np.zeros((0, LOG_FIELDS), np.int64)
+        g, rng, rec, no_log = _block_state(template)
         t = tally_b[b]
         for k in range(first + b * BLOCK, min(first + n, first + (b + 1) * BLOCK)):
             start_streams(rng, seed_mixed, k, g[H_F])
@@ -834,10 +838,7 @@ def skirmish_survival(seed, first, n, template, fns, out):
     n_blocks = (n + BLOCK - 1) // BLOCK
     seed_mixed = mix(np.uint64(seed))
     for b in prange(n_blocks):
-        g = template.copy()
-        rng = np.zeros(RNG_SIZE, np.uint64)
-        rec = np.zeros(N_RECORD, np.int64)
-        no_log = np.zeros((0, LOG_FIELDS), np.int64)
+        g, rng, rec, no_log = _block_state(template)
         for k in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             start_streams(rng, seed_mixed, first + k, g[H_F])
             play(g, template, rng, fns, rec, no_log)
