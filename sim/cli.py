@@ -745,3 +745,4 @@ def _fail(message: str):
 
 import sim.cli_stalkeriada  # noqa: E402,F401  (registers the Stalkeriada commands)
 import sim.cli_skirmish  # noqa: E402,F401  (registers the skirmish command)
+import sim.cli_tune  # noqa: E402,F401  (registers the tune command)

@@ -198,3 +198,19 @@ def skirmish_distance_chart(sweep, title, provenance, path):
     ax.grid(alpha=0.3)
     ax.legend(title="every open hex of the arena")
     _save(fig, title, provenance, path)
+
+
+def tune_chart(history, title, provenance, path):
+    """Each item's price across tuning rounds (the last point: the tuned price)."""
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    items = sorted(set(history["item"]))
+    colours = plt.cm.tab20(np.linspace(0, 1, max(1, len(items))))
+    for item, colour in zip(items, colours):
+        part = history.filter(history["item"] == item).sort("round")
+        ax.plot(part["round"], part["price"], marker="o", ms=3, color=colour, label=item)
+    ax.set_xlabel("round (the last is the tuned price)")
+    ax.set_ylabel("price (G)")
+    ax.set_yscale("log")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, ncol=2, bbox_to_anchor=(1.01, 1), loc="upper left")
+    _save(fig, title, provenance, path)

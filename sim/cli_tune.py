@@ -1,0 +1,134 @@
+"""``zonesim tune``: move item prices toward the prices their value earns."""
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from sim.cli import (CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _loadout, _set_threads, _value_measures,
+                     _with_progress, app, loadout_options)
+from sim.content import load_content
+from sim.content.loadout import check_monsters
+
+
+@app.command()
+@loadout_options("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
+                 "reputation")
+def tune(
+    monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group."),
+    objective: str = typer.Option("equal-value", help="equal-value: every item worth the same survival per G; "
+                                                      "target-survival=P: the same relative prices at the price "
+                                                      "level where the buyer survives with probability P."),
+    budget: int = typer.Option(2000, help="G the buyer may spend in all (the reference loadout included) on the "
+                                          "items with the most value per G."),
+    mode: str = typer.Option("fight", help="fight or skirmish: where the values are measured."),
+    strategy: Optional[str] = typer.Option(None, help="The strategy values are measured under (fight: fighter; "
+                                                      "skirmish: hold)."),
+    rounds: int = typer.Option(12, help="At most this many measure-and-move rounds."),
+    damping: float = typer.Option(0.5, help="Each round moves a price this fraction of the way to its fair price."),
+    trials: int = typer.Option(40_000, help="Paired trials per item and round."),
+    seed: int = SEED,
+    as_json: bool = JSON,
+    out: Optional[Path] = typer.Option(None, "--out", help="Write tune.parquet, prices.parquet, a chart of the "
+                                                           "prices across rounds, manifest.json, and content/: a "
+                                                           "copy of the content with the tuned prices."),
+    threads: Optional[int] = THREADS,
+    content: Optional[Path] = CONTENT_OPTION,
+    **loadout,
+):
+    """Tune item prices: measure values, move prices toward fair prices, repeat.
+
+    Each round values every item against the buyer's loadout on common dice,
+    converts value to G at the market's exchange rate (a least-squares fit
+    through the origin), and moves each price part of the way (--damping),
+    keeping the total of the moved prices. The buyer then re-shops with
+    --budget at the new prices, by value per G. Stops when every price moved
+    less than half its fair-price interval, or after --rounds. Items that change
+    nothing in this mode (an escape item for a fighter) keep their price.
+
+    \b
+    Examples:
+      zonesim tune -m bloodsucker --weapon ak47 --budget 2500
+      zonesim tune -m snork -m blind_dog --weapon berdanka --objective target-survival=0.8 --out results/tune
+      zonesim tune --mode skirmish -m bloodsucker --weapon ak47 --trials 20000 --json
+    """
+    from sim.run.tune import parse_objective, tune_prices
+
+    parse_objective(objective)
+    if trials < 2:
+        raise UsageProblem(f"--trials: {trials}; give at least 2")
+    if out is not None and (out / "content").exists():
+        raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
+    game = load_content(content)
+    base = _loadout(game, **loadout)
+    check_monsters(game, monster)
+    name, _ = next(iter(_value_measures(game, mode, [strategy] if strategy else [], monster).items()))
+
+    def measure_for(current):
+        return _value_measures(current, mode, [strategy] if strategy else [], monster)[name]
+
+    _set_threads(threads)
+    result = _with_progress(lambda cb: tune_prices(game, base, measure_for, budget=budget, objective=objective,
+                                                   rounds=rounds, damping=damping, trials=trials, seed=seed,
+                                                   on_round=cb and (lambda r, n: cb(r, n, None))),
+                            rounds, None, quiet=as_json, label="tuning rounds")
+    table = result.table()
+    summary = {"objective": objective, "mode": mode, "strategy": name, "budget": budget, "seed": seed,
+               "trials": trials, "rounds": result.rounds, "converged": result.converged,
+               "price_level": result.level, "buyer_survival": result.survival,
+               "buyer": {k: v for k, v in vars(result.buyer).items() if v not in (None, ())},
+               "prices": table.to_dicts()}
+    if out is not None:
+        _write_tune(out, game, result, table, summary)
+    if as_json:
+        print(json.dumps(summary))
+        return
+    _print_tune(result, table, summary, out)
+
+
+def _print_tune(result, table, summary, out):
+    from rich.console import Console
+    from rich.table import Table
+
+    from sim.run.tune import diff_lines
+
+    console = Console()
+    state = "converged" if result.converged else "stopped at the round cap (not converged)"
+    console.print(f"Price tuning · {summary['objective']} · {summary['mode']} · {summary['strategy']} · "
+                  f"{result.rounds} rounds, {state}", highlight=False)
+    grid = Table()
+    for col in ("item", "old G", "new G", "fair G (last round)", "95% interval"):
+        grid.add_column(col, justify="left" if col == "item" else "right")
+    for r in table.iter_rows(named=True):
+        fair = ("", "") if r["fair_price"] is None else (
+            f"{r['fair_price']:,.0f}", f"[{r['fair_low']:,.0f}, {r['fair_high']:,.0f}]")
+        grid.add_row(r["item"], f"{r['old_price']:,}", f"{r['new_price']:,}", *fair)
+    console.print(grid)
+    console.print(f"buyer with {summary['budget']:,} G: {summary['buyer']} · survival {result.survival:.4f}"
+                  + (f" · price level x{result.level:.3f}" if result.level != 1 else ""), highlight=False)
+    console.print("changes: " + ("; ".join(diff_lines(result)) or "none"))
+    if out:
+        console.print(f"written to {out}/ (tuned content in {out}/content)")
+
+
+def _write_tune(out, game, result, table, summary):
+    """tune.parquet, prices.parquet, the price chart, manifest.json and the tuned content."""
+    from sim.report.charts import tune_chart
+    from sim.run.results import atomic_write, manifest, write_json, write_parquet
+    from sim.run.tune import price_history, write_tuned_content
+
+    history = price_history(result)
+    write_parquet(out / "tune.parquet", table)
+    write_parquet(out / "prices.parquet", history)
+    provenance = (f"{summary['trials']:,} paired trials per item and round, seed {summary['seed']} · "
+                  f"objective {summary['objective']} · {summary['mode']} ({summary['strategy']}) · budget "
+                  f"{summary['budget']:,} G · content {game.digest[:12]} · prices are [A] values of items.toml")
+    atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(history, "Item prices across tuning rounds",
+                                                                   provenance, p))
+    write_tuned_content(Path(game.directory), out / "content", result.prices)
+    write_json(out / "manifest.json", manifest(
+        ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest,
+        files=["manifest.json", "tune.parquet", "prices.parquet", "charts/tune.png", "content/"],
+        **{k: v for k, v in summary.items() if k != "prices"}))
