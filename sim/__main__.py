@@ -2,4 +2,5 @@
 
 from sim.cli import main
 
-main()
+if __name__ == "__main__":  # not in the worker processes a local Dask cluster spawns
+    main()

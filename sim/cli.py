@@ -38,6 +38,9 @@ EXPLOSIVES = typer.Option([], metavar="ID:N", help="Explosives as ID:COUNT, e.g.
 ESCAPE_ITEM = typer.Option(None, metavar="ID", help="Escape item id (smoke_bomb, camo_cloak, stealth_generator).")
 REPUTATION = typer.Option(None, help="Reputation for the escape roll (default: the starting one).")
 THREADS = typer.Option(None, help="Threads to use (default: all cores); results do not depend on it.")
+SCHEDULER = typer.Option(None, metavar="ADDRESS", help="Run the sweep on this Dask scheduler (e.g. "
+                                                       "tcp://10.0.0.5:8786); the numbers are the same as here.")
+WORKERS = typer.Option(None, help="Run the sweep on a local Dask cluster of N worker processes.")
 SEED = typer.Option(1, help="Seed; the same seed gives the same numbers on any thread count.")
 JSON = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
 MOVEMENT = typer.Option("", metavar="ID,ID", help="Movement items (zone_map, glonass, jetpack); the best one is "
@@ -285,6 +288,11 @@ def value(
                                        "the items under each strategy."),
     mode: str = typer.Option("fight", help="fight: the dice fight (Z-15..Z-38); skirmish: the tactical skirmish "
                                            "on the built-in hex arena (A-, M- rules)."),
+    synergy: bool = typer.Option(False, "--synergy", help="Also measure pairs that interact (the firearm's "
+                                                         "modifiers two by two, Doktor with each stimulator): "
+                                                         "the pair's value minus the sum of its parts."),
+    pair: List[str] = typer.Option([], metavar="A,B", help="A pair to measure for --synergy (item ids, or "
+                                                          "character=ID); repeat. Default: the interacting pairs."),
     trials: int = typer.Option(200_000, help="Fights per loadout (every loadout fights the same trials); with "
                                              "--target-ci, the cap."),
     target_ci: Optional[float] = typer.Option(None, help="Add trials until every value's 95% interval is narrower "
@@ -293,6 +301,8 @@ def value(
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json and value.parquet here."),
     threads: Optional[int] = THREADS,
+    scheduler: Optional[str] = SCHEDULER,
+    workers: Optional[int] = WORKERS,
     content: Optional[Path] = CONTENT_OPTION,
     **loadout,
 ):
@@ -312,6 +322,7 @@ def value(
     """
     import polars as pl
 
+    from sim.run.distributed import cluster
     from sim.run.value import item_values
 
     game = load_content(content)
@@ -320,18 +331,32 @@ def value(
     if target_ci is not None and not 0 < target_ci < 1:
         raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.01")
     measures = _value_measures(game, mode, strategy, monster)
+    if mode != "fight" and (scheduler or workers):
+        raise UsageProblem("--scheduler/--workers: item values run on a cluster in --mode fight")
     _set_threads(threads)
-    results = {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci)
-               for name, measure in measures.items()}
+    with cluster(scheduler, workers) as client:
+        results = {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci,
+                                     client=client) for name, measure in measures.items()}
     table = pl.concat([r.table.with_columns(pl.lit(name).alias("strategy")) for name, r in results.items()])
+    pairs = None
+    if synergy or pair:
+        from sim.run.value import synergies, synergy_pairs
+
+        wanted = [tuple(p.split(",", 1)) for p in pair] if pair else synergy_pairs(game, base)
+        if any(len(p) != 2 for p in wanted):
+            raise UsageProblem("--pair: give two changes as A,B, e.g. --pair rebored,laser_sight")
+        pairs = pl.concat([synergies(game, base, measure, wanted, trials=min(trials, 200_000), seed=seed)
+                           .with_columns(pl.lit(name).alias("strategy")) for name, measure in measures.items()])
     summary = {"seed": seed, "mode": mode, "monsters": list(monster),
                "strategies": [{"strategy": name, "trials": r.trials, "base_p_survive": r.base_survival,
                                "survival_per_g": r.rate, "elapsed_s": r.elapsed_s} for name, r in results.items()],
-               "items": table.to_dicts()}
+               "items": table.to_dicts(), **({"synergy": pairs.to_dicts()} if pairs is not None else {})}
     if out is not None:
         from sim.run.results import manifest, write_json, write_parquet
 
         write_parquet(out / "value.parquet", table)
+        if pairs is not None:
+            write_parquet(out / "synergy.parquet", pairs)
         write_json(out / "manifest.json", manifest(
             ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest,
             files=["manifest.json", "value.parquet"], **{k: v for k, v in summary.items() if k != "items"}))
@@ -340,6 +365,15 @@ def value(
         return
     for name, result in results.items():
         _print_values(base, monster, name, result, seed)
+    if pairs is not None:
+        from rich.console import Console
+
+        console = Console()
+        for r in pairs.iter_rows(named=True):
+            kind = "complements" if r["ci_low"] > 0 else "substitutes" if r["ci_high"] < 0 else "independent"
+            console.print(f"{r['strategy']}: {r['a']} + {r['b']}: together {r['value_both']:+.4f}, alone "
+                          f"{r['value_a']:+.4f} and {r['value_b']:+.4f}; synergy {r['synergy']:+.4f} "
+                          f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}] ({kind})", highlight=False)
 
 
 def _value_measures(game, mode, names, monsters):
@@ -746,3 +780,5 @@ def _fail(message: str):
 import sim.cli_stalkeriada  # noqa: E402,F401  (registers the Stalkeriada commands)
 import sim.cli_skirmish  # noqa: E402,F401  (registers the skirmish command)
 import sim.cli_tune  # noqa: E402,F401  (registers the tune command)
+import sim.cli_report  # noqa: E402,F401  (registers the report command)
+import sim.cli_loadouts  # noqa: E402,F401  (registers the loadouts command)

@@ -3,6 +3,7 @@ same dice, so an item that changes nothing is worth exactly 0, a better item
 is worth more, and paired intervals are narrower than unpaired ones."""
 
 import json
+import math
 import shutil
 
 import pytest
@@ -144,3 +145,41 @@ def test_value_cli_skirmish_mode():
     assert data["mode"] == "skirmish" and data["strategies"][0]["strategy"] == "hold"
     bad = zonesim("value", "--mode", "duel", "-m", "snork", "--weapon", "ak47")
     assert bad.returncode == 2 and "--mode" in bad.stderr
+
+
+def test_no_exchange_rate_gives_no_verdict(content):
+    """A runner at reputation 0 always escapes (Z-33): nothing has value, no rate
+    can be fitted, and no item is called over- or under-priced."""
+    result = item_values(content, BASE, fight_measure(content, ["bloodsucker"], strategies.get("runner")),
+                         trials=2_000, seed=1)
+    priced = result.table.filter(result.table["cost_change"] > 0)
+    assert math.isnan(result.rate) and set(priced["verdict"]) == {"n/a (no exchange rate)"}
+
+
+def test_synergy_is_the_pairs_value_minus_its_parts(content):
+    """Pairs on common dice: a do-nothing item has no synergy with anything (0
+    exactly); Doktor's +2 per use (Z-03) makes stimulators worth more together;
+    two modifiers of one firearm are substitutes once survival saturates."""
+    from sim.run.value import synergies, synergy_pairs
+
+    base = Loadout(weapon="ak47", healing=(("stimulator", 1),))
+    measure = fight_measure(content, ["bloodsucker"], strategies.get("fighter"))
+    pairs = synergy_pairs(content, base)
+    assert ("rebored", "laser_sight") in pairs and ("stimulator", "character=doktor") in pairs
+    table = synergies(content, base, measure, pairs + [("camo_cloak", "laser_sight")], trials=60_000, seed=2)
+    row = {(r["a"], r["b"]): r for r in table.iter_rows(named=True)}
+    cloak = row[("camo_cloak", "laser_sight")]
+    assert (cloak["synergy"], cloak["ci_low"], cloak["ci_high"]) == (0.0, 0.0, 0.0)
+    assert row[("stimulator", "character=doktor")]["ci_low"] > 0
+    assert row[("rebored", "laser_sight")]["ci_high"] < 0
+    both = row[("rebored", "laser_sight")]
+    assert both["synergy"] == pytest.approx(both["value_both"] - both["value_a"] - both["value_b"], abs=1e-12)
+
+
+def test_value_cli_synergy(tmp_path):
+    proc = zonesim("value", "-m", "snork", "--weapon", "berdanka", "--trials", 4000, "--synergy", "--json")
+    assert proc.returncode == 0, proc.stderr
+    pairs = json.loads(proc.stdout)["synergy"]
+    assert {(p["a"], p["b"]) for p in pairs} >= {("zeroing", "rifling"), ("stimulator", "character=doktor")}
+    bad = zonesim("value", "-m", "snork", "--weapon", "berdanka", "--pair", "laser_sight,zeroing")
+    assert bad.returncode == 2 and "laser_sight" in bad.stderr

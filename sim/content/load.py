@@ -6,7 +6,7 @@ the field and the fix.
 
 import hashlib
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -48,6 +48,11 @@ class Content:
     characters: MappingProxyType
     monsters: MappingProxyType
     items: MappingProxyType
+
+    def __reduce__(self):
+        """Pickle as the folder plus the items' fields, so a content sent to a
+        cluster worker is reloaded there with any changed prices kept."""
+        return _restore, (self.directory, {i: dict(e.fields) for i, e in self.items.items()})
 
     def family(self, family):
         """The items of one family (``firearms``, ``healing``, ...) in file order."""
@@ -210,3 +215,10 @@ def load_content(directory=None) -> Content:
         directory, _digest(directory), rules,
         MappingProxyType(characters), MappingProxyType(monsters), items,
     )
+
+
+def _restore(directory, item_fields) -> Content:
+    """``load_content(directory)`` with the items' fields as pickled (``Content.__reduce__``)."""
+    content = load_content(directory)
+    items = {i: replace(e, fields=MappingProxyType(item_fields[i])) for i, e in content.items.items()}
+    return replace(content, items=MappingProxyType(items))

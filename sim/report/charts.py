@@ -214,3 +214,84 @@ def tune_chart(history, title, provenance, path):
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7, ncol=2, bbox_to_anchor=(1.01, 1), loc="upper left")
     _save(fig, title, provenance, path)
+
+
+def loadouts_chart(table, steps, title, provenance, path):
+    """Survival against cost of every loadout with its 95% interval, the Pareto
+    front as a staircase, and the best loadout per budget step starred, numbered
+    and named in a side panel."""
+    fig, (ax, ax_key) = plt.subplots(1, 2, figsize=(15, 6.5), gridspec_kw={"width_ratios": [2.3, 1]})
+    cost, p = table["cost"].to_numpy(), table["survival"].to_numpy()
+    ax.vlines(cost, table["ci_low"].to_numpy(), table["ci_high"].to_numpy(), color="#90a4ae", lw=0.6, alpha=0.5)
+    ax.scatter(cost, p, s=6, color="#78909c", alpha=0.6, label=f"every loadout ({table.height:,}), 95% interval")
+    front = table.filter(table["pareto"]).sort("cost")
+    ax.step(front["cost"].to_numpy(), front["survival"].to_numpy(), where="post", color="#c62828", lw=1.4)
+    ax.scatter(front["cost"].to_numpy(), front["survival"].to_numpy(), s=18, color="#c62828", zorder=3,
+               label=f"Pareto front ({front.height}): nothing cheaper survives as often")
+    best = {}  # loadout index -> (its step rows), in budget order
+    for row in steps.iter_rows(named=True):
+        best.setdefault(row["index"], []).append(row)
+    rows = [(r[0], r[0]["budget"], r[-1]["budget"]) for r in best.values()]
+    ax.scatter([r["cost"] for r, _, _ in rows], [r["survival"] for r, _, _ in rows], s=150, marker="*",
+               color="#f9a825", edgecolor="black", lw=0.6, zorder=4, label="best within a budget step (see right)")
+    key = []
+    for k, (row, low, high) in enumerate(rows, 1):
+        ax.annotate(str(k), (row["cost"], row["survival"]), xytext=(-4, 7), textcoords="offset points", fontsize=8,
+                    fontweight="bold")
+        budgets = f"{low:,} G" if low == high else f"{low:,}..{high:,} G"
+        lead = f"{k}. budget {budgets}: costs {row['cost']:,} G, survives {row['survival']:.2%}: "
+        key.append(textwrap.fill(lead + row["description"], 60, subsequent_indent="   "))
+    ax_key.axis("off")
+    ax_key.text(0, 1, "\n".join(key), va="top", fontsize=7.5, family="monospace", transform=ax_key.transAxes)
+    ax.set_ylim(max(0.0, float(table["ci_low"].min()) - 0.03), 1.02)
+    ax.set_xlabel("loadout cost, G")
+    ax.set_ylabel("P(survive) against the mix (95% interval)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    _save(fig, title, provenance, path, bottom=0.13)
+
+
+def survival_heatmap(frame, monsters, tiers, title, provenance, path):
+    """P(survive) of every tier (columns) against every monster (rows), with the
+    95% interval's half-width in each cell."""
+    grid = np.full((len(monsters), len(tiers)), np.nan)
+    half = np.zeros_like(grid)
+    for row in frame.iter_rows(named=True):
+        i, j = monsters.index(row["monster"]), tiers.index(row["tier"])
+        grid[i, j] = row["p_survive"]
+        half[i, j] = (row["ci_high"] - row["ci_low"]) / 2
+    fig, ax = plt.subplots(figsize=(2 + 1.6 * len(tiers), 1.2 + 0.6 * len(monsters)))
+    image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
+    for i in range(len(monsters)):
+        for j in range(len(tiers)):
+            ax.text(j, i, f"{grid[i, j]:.3f}\n±{half[i, j]:.3f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(len(tiers)), tiers)
+    ax.set_yticks(range(len(monsters)), monsters)
+    ax.set_xlabel("loadout tier")
+    fig.colorbar(image, ax=ax, label="P(survive)")
+    _save(fig, title, provenance, path, bottom=0.12)
+
+
+def value_price_chart(table, rate, title, provenance, path):
+    """Each priced change's value (change in survival, paired 95% interval)
+    against the G it adds, with the fitted exchange rate as the fair-price line."""
+    fig, ax = plt.subplots(figsize=(11, 6))
+    table = table.filter(table["cost_change"] > 0)  # downgrades and free swaps are in the tables
+    cost = np.asarray(table["cost_change"], dtype=float)
+    value = np.asarray(table["value"], dtype=float)
+    err = [value - np.asarray(table["ci_low"]), np.asarray(table["ci_high"]) - value]
+    for verdict, colour in {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0"}.items():
+        mask = np.asarray(table["verdict"] == verdict)
+        ax.errorbar(cost[mask], value[mask], yerr=[err[0][mask], err[1][mask]], fmt="o", color=colour, capsize=3,
+                    label=verdict)
+    for x, y, name in zip(cost, value, table["item"]):
+        ax.annotate(name, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    if rate == rate and rate > 0:
+        xs = np.linspace(0, max(1.0, cost.max(initial=1.0)), 50)
+        ax.plot(xs, rate * xs, color="#555", lw=1, ls="--", label=f"fair price line ({rate * 1000:.3f} per 1,000 G)")
+    ax.axhline(0, color="#999", lw=0.8)
+    ax.set_xlabel("extra cost of the change (G)")
+    ax.set_ylabel("change in P(survive)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    _save(fig, title, provenance, path)

@@ -24,6 +24,7 @@ import sim.kernels.fight as K
 from sim.analysis.stats import Z95
 from sim.content.load import Content
 from sim.content.loadout import Loadout, LoadoutError
+from sim.run.distributed import batches, map_batches
 from sim.run.fight import fight_template
 
 
@@ -71,13 +72,34 @@ def survived(template, strategy, *, trials, seed, first=0):
     return out != K.DEATH
 
 
-def fight_measure(content: Content, monsters, strategy):
-    """The measure of ``item_values`` for dice fights: a loadout's per-trial survival
-    against ``monsters`` under ``strategy``."""
-    def measure(loadout):
-        template = fight_template(content, loadout, monsters)[0]
-        return lambda trials, seed, first: survived(template, strategy, trials=trials, seed=seed, first=first)
-    return measure
+@dataclass(frozen=True)
+class FightMeasure:
+    """The measure of ``item_values`` for dice fights: a loadout's per-trial
+    survival against ``monsters`` under ``strategy`` (picklable, for clusters)."""
+
+    content: Content
+    monsters: tuple
+    strategy: object
+
+    def __call__(self, loadout):
+        template = fight_template(self.content, loadout, self.monsters)[0]
+        return lambda trials, seed, first: survived(template, self.strategy, trials=trials, seed=seed, first=first)
+
+
+def fight_measure(content: Content, monsters, strategy) -> FightMeasure:
+    return FightMeasure(content, tuple(monsters), strategy)
+
+
+def _value_sums(loadouts, measure, base, size, seed, first):
+    """Per loadout: survivors, sum and sum of squares of the per-trial change
+    against ``base`` on trials ``first ..`` (a task of a sweep); and the base's survivors."""
+    s0 = measure(base)(size, seed, first)
+    out = np.zeros((len(loadouts), 3))
+    for i, loadout in enumerate(loadouts):
+        s1 = measure(loadout)(size, seed, first)
+        diff = s1.astype(np.int64) - s0
+        out[i] = (s1.sum(), diff.sum(), (diff * diff).sum())
+    return out, int(s0.sum())
 
 
 @dataclass
@@ -97,13 +119,15 @@ class ValueResult:
 
 
 def item_values(content: Content, base: Loadout, measure, *, trials, seed, target_ci=None,
-                chunk=1 << 17) -> ValueResult:
+                chunk=1 << 17, client=None, batch=4) -> ValueResult:
     """The value of every one-item change of ``base``: ``measure(loadout)`` gives
     a function ``(trials, seed, first) -> per-trial survival`` on common random
     numbers (``fight_measure``, ``sim.run.skirmish.skirmish_measure``) or raises
     ``LoadoutError`` for a loadout the mode cannot field (such changes are left
     out). With ``target_ci``, chunks of trials run until every value's 95%
-    interval is narrower than it (``trials`` is then the cap)."""
+    interval is narrower than it (``trials`` is then the cap). With a Dask
+    ``client`` (and a picklable measure such as ``FightMeasure``) the items go
+    out in batches of ``batch`` per chunk; the sums are the same."""
     if trials < 2:
         raise LoadoutError(f"--trials: {trials}; give at least 2 trials")
     start = time.perf_counter()
@@ -119,12 +143,18 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
     sums = np.zeros((len(variants), 3))  # per item: survivors, sum and sum of squares of the differences
     while n < trials:
         size = min(chunk, trials - n)
-        s0 = run_base(size, seed, n)
-        survivors0 += int(s0.sum())
-        for i, run in enumerate(runs):
-            s1 = run(size, seed, n)
-            diff = s1.astype(np.int64) - s0
-            sums[i] += (s1.sum(), diff.sum(), (diff * diff).sum())
+        if client is None:
+            s0 = run_base(size, seed, n)
+            survivors0 += int(s0.sum())
+            for i, run in enumerate(runs):
+                s1 = run(size, seed, n)
+                diff = s1.astype(np.int64) - s0
+                sums[i] += (s1.sum(), diff.sum(), (diff * diff).sum())
+        else:
+            parts = map_batches(client, _value_sums, batches([lo for _, lo in variants], batch), measure, base,
+                                size, seed, n)
+            sums += np.concatenate([p[0] for p in parts]) if parts else 0
+            survivors0 += parts[0][1] if parts else int(run_base(size, seed, n).sum())
         n += size
         if target_ci is not None and n >= 2 and _widest(sums, n) < target_ci:
             break
@@ -147,6 +177,7 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
         (pl.col("ci_high") / rate).alias("fair_high"),
     ).with_columns(
         pl.when(pl.col("cost_change") <= 0).then(pl.lit("n/a (no extra cost)"))
+        .when(pl.lit(not rate > 0)).then(pl.lit("n/a (no exchange rate)"))
         .when(pl.col("fair_high") < pl.col("cost_change")).then(pl.lit("over-priced"))
         .when(pl.col("fair_low") > pl.col("cost_change")).then(pl.lit("under-priced"))
         .otherwise(pl.lit("fair")).alias("verdict"),
@@ -159,3 +190,46 @@ def _widest(sums, n):
     mean = sums[:, 1] / n
     var = np.maximum(0.0, (sums[:, 2] - n * mean * mean) / (n - 1))
     return float(2 * Z95 * np.sqrt(var / n).max(initial=0.0))
+
+
+def _apply(content: Content, loadout: Loadout, change: str) -> Loadout:
+    """``loadout`` with one change: an item id (as in ``item_variants``) or
+    ``character=ID``; ``LoadoutError`` if it cannot be made."""
+    if change.startswith("character="):
+        return replace(loadout, character=change.split("=", 1)[1]).validate(content)
+    for item_id, changed in item_variants(content, loadout):
+        if item_id == change:
+            return changed
+    raise LoadoutError(f"--synergy: '{change}' cannot be added to {loadout.weapon or 'the loadout'} "
+                       "(unknown, not for this firearm, or out of cards)")
+
+
+def synergy_pairs(content: Content, base: Loadout):
+    """The pairs that interact (issue of synergy): every two modifiers of the
+    firearm, and Doktor's healing bonus (Z-03) with each in-combat healing item."""
+    mods = [e.id for e in content.family("modifiers") if e["firearm"] == base.weapon and e.id not in base.mods]
+    pairs = [(a, b) for k, a in enumerate(mods) for b in mods[k + 1:]]
+    if base.character != "doktor" and "doktor" in content.characters:
+        pairs += [(e.id, "character=doktor") for e in content.family("healing") if e["in_combat"]]
+    return pairs
+
+
+def synergies(content: Content, base: Loadout, measure, pairs, *, trials, seed) -> pl.DataFrame:
+    """For each pair of changes (a, b): the value of both together minus the sum
+    of their values alone, per trial on common dice (s_ab - s_a - s_b + s_0),
+    with its 95% interval. Positive: the pair is worth more than its parts."""
+    if trials < 2:
+        raise LoadoutError(f"--trials: {trials}; give at least 2 trials")
+    s0 = measure(base)(trials, seed, 0).astype(np.int64)
+    rows = []
+    for a, b in pairs:
+        la, lb = _apply(content, base, a), _apply(content, base, b)
+        lab = _apply(content, la, b)
+        sa, sb, sab = (measure(lo)(trials, seed, 0).astype(np.int64) for lo in (la, lb, lab))
+        per_trial = sab - sa - sb + s0
+        mean = float(per_trial.mean())
+        se = float(per_trial.std(ddof=1)) / math.sqrt(trials)
+        rows.append({"a": a, "b": b, "value_a": float((sa - s0).mean()), "value_b": float((sb - s0).mean()),
+                     "value_both": float((sab - s0).mean()), "synergy": mean, "ci_low": mean - Z95 * se,
+                     "ci_high": mean + Z95 * se})
+    return pl.DataFrame(rows)

@@ -1,0 +1,74 @@
+"""``zonesim report``: the whole default balance study as report.md and report.html."""
+
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sim.cli import CONTENT_OPTION, THREADS, UsageProblem, _set_threads, app
+from sim.content import load_content
+
+
+@app.command()
+def report(
+    out: Path = typer.Option(Path("results/report"), "--out", help="Folder for report.md, report.html, charts/ and "
+                                                                    "the parquet tables."),
+    quick: bool = typer.Option(False, "--quick", help="Small trial counts ([trials] second values of report.toml): "
+                                                      "a draft in about a minute."),
+    threads: Optional[int] = THREADS,
+    content: Optional[Path] = CONTENT_OPTION,
+):
+    """Run the default balance study and write a report a designer can share.
+
+    Fights of every monster against the loadout tiers of report.toml (a
+    survival heat map), the value of every item in survival and in G with fair
+    prices and over/under-priced flags, tactical skirmishes (strategies, a
+    distance and terrain sweep, item values), price tuning (the prices across
+    rounds), journeys on the default map (where stalkers die) and a Stalkeriada
+    round robin. Every figure names its trials, seed and the assumed [A] values
+    it rests on.
+
+    \b
+    Examples:
+      zonesim report
+      zonesim report --quick --out results/draft
+      zonesim report --content my_content/ --out results/my_report
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from sim.report.study import STEPS, load_study, run_study, write_report
+    from sim.run.results import manifest, write_json
+
+    game = load_content(content)
+    load_study(game, quick)  # a bad report.toml fails before any work
+    if out.exists() and not out.is_dir():
+        raise UsageProblem(f"--out: {out} is a file; give a folder")
+    _set_threads(threads)
+    start = time.perf_counter()
+    console = Console(stderr=True)
+    with Progress(TextColumn("report"), BarColumn(), TextColumn("{task.fields[step]}"), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("report", total=len(STEPS), step="")
+        sections, study = run_study(game, out, quick=quick,
+                                    on_step=lambda k, n, label: bar.update(task, completed=k, step=label))
+    elapsed = time.perf_counter() - start
+    header = {"title": "zonesim balance report" + (" (quick draft)" if quick else ""),
+              "intro": (f"Content {game.directory} (hash {game.digest[:12]}), seed {study.settings['seed']}, "
+                        f"{'quick' if quick else 'full'} trial counts of report.toml; {elapsed:.0f} s on "
+                        f"{_cores()} cores. Numbers come with 95% intervals; figures name the assumed [A] "
+                        "values they rest on (`zonesim validate` lists them all).")}
+    md, html = write_report(out, sections, header)
+    write_json(out / "manifest.json", manifest(
+        ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest, quick=quick,
+        seed=study.settings["seed"], trials=study.trials, elapsed_s=elapsed,
+        steps={s.title: round(s.elapsed_s, 2) for s in sections}))
+    print(f"{md} and {html} written in {elapsed:.0f} s")
+
+
+def _cores():
+    import numba
+
+    return numba.get_num_threads()

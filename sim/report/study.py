@@ -1,0 +1,402 @@
+"""The default balance study (``zonesim report``): fights of every monster
+against loadout tiers, item values and fair prices in fights and skirmishes,
+price tuning, journeys on the default map, Stalkeriada matchups and tactical
+skirmishes, written as ``report.md`` and ``report.html`` with charts and
+parquet tables. Every figure states its trials, seed and the [A] values it
+rests on. The study's settings are ``report.toml`` of the content folder."""
+
+from __future__ import annotations
+
+import html
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from sim.content.load import Content, ContentError, _read
+from sim.content.loadout import Loadout
+from sim.run.results import atomic_write, write_parquet
+
+REPORT_FILE = "report.toml"
+TRIAL_KEYS = ("fights", "values", "loadouts", "skirmish", "skirmish_values", "journeys", "stalkeriada", "tune", "tune_rounds")
+
+
+@dataclass
+class Section:
+    """One part of the report: a title, paragraphs, tables and images, in order."""
+
+    title: str
+    blocks: list = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    def text(self, s):
+        self.blocks.append(("p", s))
+
+    def table(self, frame: pl.DataFrame, caption=""):
+        self.blocks.append(("table", frame, caption))
+
+    def image(self, path, caption):
+        self.blocks.append(("image", path, caption))
+
+
+@dataclass(frozen=True)
+class Study:
+    """``report.toml``: settings, trial counts (full or quick) and loadout tiers."""
+
+    settings: dict
+    trials: dict
+    tiers: dict
+
+
+def load_study(content: Content, quick: bool) -> Study:
+    """Read and check ``report.toml`` (one-line errors naming file and field)."""
+    directory = Path(content.directory)
+    path = directory / REPORT_FILE
+    raw = _read(directory, REPORT_FILE)
+    study, trials, tiers = raw.get("study", {}), raw.get("trials", {}), raw.get("tiers", {})
+    for key in TRIAL_KEYS:
+        pair = trials.get(key)
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, int) and n >= 1 for n in pair)):
+            raise ContentError(f"{path}: trials.{key}: expected [full, quick], two whole numbers >= 1, got {pair!r}")
+    if not tiers:
+        raise ContentError(f"{path}: [tiers]: give at least one loadout tier, e.g. [tiers.standard] weapon = \"ak47\"")
+    parsed = {name: _tier(content, path, name, spec) for name, spec in tiers.items()}
+    for key in ("value_tier", "journey_tier"):
+        if study.get(key) not in parsed:
+            raise ContentError(f"{path}: study.{key}: '{study.get(key)}' is not a tier; use one of: {', '.join(parsed)}")
+    for key in ("value_monsters", "skirmish_monsters"):
+        for m in study.get(key, []):
+            if m not in content.monsters:
+                raise ContentError(f"{path}: study.{key}: unknown monster '{m}'; use one of: {', '.join(content.monsters)}")
+    return Study(study, {k: v[1 if quick else 0] for k, v in trials.items()}, parsed)
+
+
+def _tier(content, path, name, spec):
+    healing = []
+    for text in spec.get("stims", []):
+        item_id, _, n = text.partition(":")
+        healing.append((item_id, int(n or 1)))
+    try:
+        return Loadout(character=spec.get("character", "novice"), weapon=spec.get("weapon"),
+                       mods=tuple(spec.get("mods", ())), head=spec.get("head"), body=spec.get("body"),
+                       healing=tuple(healing)).validate(content)
+    except ContentError as exc:
+        raise ContentError(f"{path}: tiers.{name}: {exc}") from None
+
+
+def describe(loadout: Loadout) -> str:
+    parts = [loadout.character, loadout.weapon or "no firearm", *loadout.mods, loadout.head, loadout.body,
+             *(f"{i} x{n}" for i, n in loadout.healing)]
+    return ", ".join(p for p in parts if p)
+
+
+def _assumed(content, prefixes):
+    """The [A] fields of the content whose entry names start with one of ``prefixes``."""
+    fields = [a for a in content.assumed_fields() if any(a.split(": ", 1)[1].startswith(p) for p in prefixes)]
+    return "; ".join(fields) if fields else "none"
+
+
+# --- the steps -----------------------------------------------------------------------
+
+def fights_step(content, study, out):
+    """Survival of every tier against every monster (one monster at a time)."""
+    import strategies
+    from sim.report.charts import survival_heatmap
+    from sim.run.fight import simulate_fight
+
+    s = Section("Fights: survival by monster and loadout tier")
+    strategy, seed, n = strategies.get(study.settings["strategy"]), study.settings["seed"], study.trials["fights"]
+    rows = []
+    for monster in content.monsters:
+        for tier, loadout in study.tiers.items():
+            r = simulate_fight(content, loadout, [monster], strategy, trials=n, seed=seed)
+            lo, hi = r.ci95["p_survive"]
+            rows.append({"monster": monster, "tier": tier, "p_survive": r.probabilities["p_survive"],
+                         "ci_low": lo, "ci_high": hi, "trials": n})
+    frame = pl.DataFrame(rows)
+    write_parquet(out / "fights.parquet", frame)
+    provenance = (f"{n:,} fights per cell, seed {seed}, strategy {strategy.name} · assumed [A]: the bestiary "
+                  f"(monsters.toml), weapon dice, armour, healing and prices (items.toml), base HP")
+    atomic_write(out / "charts" / "fights_heatmap.png", lambda p: survival_heatmap(
+        frame, list(content.monsters), list(study.tiers), "P(survive) by monster and loadout tier", provenance, p))
+    s.text("Each cell is one stalker of the tier fighting one monster to the end (Z-15..Z-38) under the "
+           f"`{strategy.name}` strategy; the number is P(survive) with its 95% Wilson interval half-width.")
+    s.table(pl.DataFrame({"tier": list(study.tiers), "loadout": [describe(l) for l in study.tiers.values()],
+                          "price (G)": [l.cost(content) for l in study.tiers.values()]}), "The tiers")
+    s.image("charts/fights_heatmap.png", provenance)
+    return s
+
+
+def values_step(content, study, out):
+    """Item values and fair prices in fights (and the paired-vs-unpaired gain)."""
+    import strategies
+    from sim.report.charts import value_price_chart
+    from sim.run.value import fight_measure, item_values, synergies, synergy_pairs
+
+    s = Section("Item values and fair prices")
+    base, monsters = study.tiers[study.settings["value_tier"]], study.settings["value_monsters"]
+    strategy, seed, n = strategies.get(study.settings["strategy"]), study.settings["seed"], study.trials["values"]
+    measure = fight_measure(content, monsters, strategy)
+    result = item_values(content, base, measure, trials=n, seed=seed)
+    table = result.table.with_columns((pl.col("value") / pl.col("cost_change")).alias("value_per_g"))
+    write_parquet(out / "values.parquet", table)
+    provenance = (f"{n:,} paired fights per item, seed {seed}, strategy {strategy.name}, vs "
+                  f"{' + '.join(monsters)}, reference: {describe(base)} · assumed [A]: prices (items.toml), "
+                  f"the bestiary, weapon and armour numbers")
+    atomic_write(out / "charts" / "values.png", lambda p: value_price_chart(
+        table, result.rate, "Item value vs price (paired 95% intervals; line: the market's exchange rate)",
+        provenance, p))
+    priced = table.filter(pl.col("cost_change") > 0).sort("value_per_g", descending=True)
+    cols = ["item", "price", "cost_change", "value", "ci_low", "ci_high", "value_per_g", "fair_price", "fair_low",
+            "fair_high", "verdict"]
+    ratio = (table.filter(pl.col("paired_se") > 0)["unpaired_se"] / table.filter(pl.col("paired_se") > 0)["paired_se"])
+    s.text(f"Every item is added to (or swapped into) the reference loadout ({describe(base)}) and fights the same "
+           f"{n:,} trials on the same dice as the reference, against {' + '.join(monsters)}. Its value is the change "
+           f"in P(survive) with the paired 95% interval. The exchange rate, a least-squares fit through the origin of "
+           f"value against extra cost over the priced items, is {result.rate * 1000:.4f} survival per 1,000 G; "
+           "an item's fair price is its value at that rate, flagged when its interval excludes the content price.")
+    s.text(f"Pairing: the unpaired standard error is {float(np.median(ratio)):.2f}x the paired one "
+           f"(median over {ratio.len()} items; range {float(ratio.min()):.2f}-{float(ratio.max()):.2f}x), "
+           f"so the same intervals would need about {float(np.median(ratio)) ** 2:.1f}x the trials unpaired "
+           f"({float(ratio.max()) ** 2:.1f}x for the most correlated item).")
+    s.image("charts/values.png", provenance)
+    s.table(priced.head(5).select(cols), "Top five by value per G")
+    s.table(priced.tail(5).select(cols), "Bottom five by value per G")
+    s.table(table.sort("value", descending=True).select(cols), "Every item")
+    pairs = synergies(content, base, measure, synergy_pairs(content, base), trials=n, seed=seed)
+    write_parquet(out / "synergy.parquet", pairs)
+    s.text("Synergy: the value of two changes together minus the sum of their values alone, per trial on the same "
+           "dice, with its 95% interval. Positive: complements (worth more together); negative: substitutes "
+           "(the second adds less once the first is there).")
+    s.table(pairs, "Pairs that interact: the firearm's modifiers, and Doktor (Z-03) with each stimulator")
+    return s, result
+
+
+def loadouts_step(content, study, out):
+    """Every loadout within the study's budget: the Pareto front and the best per budget step."""
+    import strategies
+    from sim.report.charts import loadouts_chart
+    from sim.run.loadouts import best_per_step, enumerate_loadouts, evaluate_loadouts, monster_mix
+
+    s = Section("Loadouts: what each budget buys")
+    budget, step = study.settings["loadout_budget"], study.settings["loadout_step"]
+    monsters, strategy = study.settings["value_monsters"], strategies.get(study.settings["strategy"])
+    seed, n = study.settings["seed"], study.trials["loadouts"]
+    loadouts = enumerate_loadouts(content, budget=budget, max_count=1)
+    result = evaluate_loadouts(content, loadouts, monster_mix(content, monsters), strategy, trials=n, seed=seed)
+    table = result.table()
+    steps = best_per_step(table, step, budget)
+    write_parquet(out / "loadouts.parquet", table)
+    write_parquet(out / "loadouts_steps.parquet", steps)
+    provenance = (f"{len(loadouts):,} loadouts costing up to {budget:,} G (at most one of each stimulator and "
+                  f"explosive), {n:,} fights each on common dice, seed {seed}, strategy {strategy.name}, vs "
+                  f"{' + '.join(monsters)} · assumed [A]: prices (items.toml), the bestiary, weapon and armour numbers")
+    atomic_write(out / "charts" / "loadouts.png", lambda p: loadouts_chart(
+        table, steps, f"Survival vs cost of every loadout up to {budget:,} G", provenance, p))
+    front = table.filter(pl.col("pareto")).sort("cost")
+    s.text(f"Every legal loadout a novice can buy with {budget:,} G fights {' + '.join(monsters)} on the same "
+           f"{n:,} trials. {front.height} of the {table.height:,} are on the Pareto front: no cheaper loadout "
+           "survives as often.")
+    s.image("charts/loadouts.png", provenance)
+    s.table(steps.select("budget", "cost", "survival", "ci_low", "ci_high", "description"),
+            f"The best loadout within each {step:,} G step")
+    return s
+
+
+def skirmish_step(content, study, out):
+    """Tactical skirmishes: the three strategies, a distance-terrain sweep, item values."""
+    from sim.content.skirmish import load_arena, load_skirmish, make_setup
+    from sim.report.charts import skirmish_distance_chart
+    from sim.run.skirmish import get_skirmish_strategy, simulate_skirmish, skirmish_measure, terrain_sweep
+    from sim.run.value import item_values
+
+    s = Section("Tactical skirmishes")
+    sk = load_skirmish(content)
+    arena = load_arena(sk)
+    base, monsters = study.tiers[study.settings["value_tier"]], study.settings["skirmish_monsters"]
+    seed, n = study.settings["seed"], study.trials["skirmish"]
+    rows = []
+    for name in ("hold", "kite", "rush"):
+        strat = get_skirmish_strategy(name)
+        r = simulate_skirmish(make_setup(content, sk, [base], monsters, arena, name), strat, trials=n, seed=seed)
+        p = r.proportions().row(3, named=True)
+        means = {row["measure"]: row["mean"] for row in r.means().iter_rows(named=True)}
+        rows.append({"strategy": name, "p_survive": p["value"], "ci_low": p["ci_low"], "ci_high": p["ci_high"],
+                     "mean_rounds": means["rounds"], "damage_dealt": means["damage_dealt"],
+                     "damage_taken": means["damage_taken"]})
+    frame = pl.DataFrame(rows)
+    write_parquet(out / "skirmish.parquet", frame)
+    best = get_skirmish_strategy(frame.sort("p_survive", descending=True)["strategy"][0])
+    sweep_n = max(1, n // 5)
+    sweep = terrain_sweep(lambda a, d: make_setup(content, sk, [base], monsters, a, best.name, d), best, arena,
+                          [2, 4, 6, 8, 10], trials=sweep_n, seed=seed)
+    write_parquet(out / "skirmish_sweep.parquet", sweep)
+    assumed = "; ".join(a.split(": ", 1)[1] for a in sk.assumed if a.split(": ", 1)[1].startswith("rules."))
+    provenance = (f"{sweep_n:,} skirmishes per point, seed {seed}, strategy {best.name}, "
+                  f"{describe(base)} vs {' + '.join(monsters)} · assumed [A] (skirmish.toml): {assumed}, and every "
+                  "stalker's and monster's tactical numbers")
+    atomic_write(out / "charts" / "skirmish_distance.png", lambda p: skirmish_distance_chart(
+        sweep, "Skirmish survival vs starting distance and terrain", provenance, p))
+    vn = study.trials["skirmish_values"]
+    values = item_values(content, base, skirmish_measure(content, sk, monsters, arena, best), trials=vn, seed=seed)
+    write_parquet(out / "skirmish_values.parquet", values.table)
+    s.text(f"One stalker ({describe(base)}) against {' + '.join(monsters)} on the built-in 15x15 arena, "
+           f"{n:,} skirmishes per strategy, seed {seed} (rules A-01..A-07, M-01..M-08).")
+    s.table(frame, "Survival by strategy, with 95% Wilson intervals")
+    s.image("charts/skirmish_distance.png", provenance)
+    s.table(values.table.select("item", "cost_change", "value", "ci_low", "ci_high", "verdict").head(8),
+            f"The eight most valuable items in skirmishes ({best.name}, {vn:,} paired skirmishes per item)")
+    return s
+
+
+def tune_step(content, study, out):
+    """Price tuning from the value tier with the study's budget."""
+    import strategies
+    from sim.report.charts import tune_chart
+    from sim.run.tune import price_history, tune_prices
+    from sim.run.value import fight_measure
+
+    s = Section("Price tuning")
+    base, monsters = study.tiers[study.settings["value_tier"]], study.settings["value_monsters"]
+    strategy, seed = strategies.get(study.settings["strategy"]), study.settings["seed"]
+    n, rounds, budget = study.trials["tune"], study.trials["tune_rounds"], study.settings["tune_budget"]
+    result = tune_prices(content, base, lambda c: fight_measure(c, monsters, strategy), budget=budget,
+                         rounds=rounds, trials=n, seed=seed)
+    history = price_history(result)
+    write_parquet(out / "tune.parquet", result.table())
+    provenance = (f"{n:,} paired fights per item and round, {result.rounds} rounds, seed {seed}, strategy "
+                  f"{strategy.name}, vs {' + '.join(monsters)}, buyer budget {budget:,} G · the prices are the "
+                  "[A] values of items.toml")
+    atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(history, "Item prices across tuning rounds",
+                                                                   provenance, p))
+    state = "converged" if result.converged else "had not converged (prices still outside their intervals)"
+    s.text(f"Equal value per G: {result.rounds} rounds; the tuning {state}. The buyer with {budget:,} G ends with "
+           f"{describe(result.buyer)} (P(survive) {result.survival:.3f}). `zonesim tune --out DIR` writes the tuned "
+           "content as a copy to diff.")
+    s.image("charts/tune.png", provenance)
+    changed = result.table().filter(pl.col("new_price") != pl.col("old_price"))
+    s.table(changed.select("item", "old_price", "new_price", "fair_price", "fair_low", "fair_high"),
+            "Prices the tuning moved")
+    return s
+
+
+def journeys_step(content, study, out):
+    """Campaigns on the default map: completion, survival and where stalkers die."""
+    from sim.content.journey import load_journey
+    from sim.report.hexmap import draw_map
+    from sim.run.journey import get_journey_strategy, simulate_journey
+
+    s = Section("Journeys on the default map")
+    loadout, seed = study.tiers[study.settings["journey_tier"]], study.settings["seed"]
+    n, days = study.trials["journeys"], study.settings["journey_days"]
+    strat = get_journey_strategy("greedy")
+    result = simulate_journey(content, loadout, strat, days=days, trials=n, seed=seed)
+    hexmap = load_journey(content).hexmap
+    rows = [{"measure": k, "value": v, "ci_low": result.ci95[k][0], "ci_high": result.ci95[k][1]}
+            for k, v in result.probabilities.items()]
+    frame = pl.DataFrame(rows)
+    write_parquet(out / "journeys.parquet", frame)
+    provenance = (f"{n:,} campaigns of {days} days, seed {seed}, strategy {strat.name}, {describe(loadout)} · "
+                  "assumed [A]: event tables, monster groups, traps and orders (journey.toml), the danger grid")
+    atomic_write(out / "charts" / "journey_deaths.png", lambda p: draw_map(
+        hexmap, p, title=f"Where stalkers die · {hexmap.name}", provenance=provenance,
+        heat=result.deaths_at * 1000.0 / n, heat_label="deaths per 1,000 campaigns"))
+    s.text(f"A stalker with {describe(loadout)} works through the content's orders for {days} days "
+           f"({strat.name} strategy).")
+    s.table(frame, "Completion and survival, with 95% Wilson intervals")
+    s.image("charts/journey_deaths.png", provenance)
+    return s
+
+
+def stalkeriada_step(content, study, out):
+    """A round robin of the four shipped Stalkeriada strategies, in pairs."""
+    from sim.content.stalkeriada import load_stalkeriada
+    from sim.report.charts import matrix_chart
+    from sim.run.stalkeriada import DEFAULT_PLAYERS, round_robin
+
+    s = Section("Stalkeriada matchups")
+    names, seed, n = list(DEFAULT_PLAYERS), study.settings["seed"], study.trials["stalkeriada"]
+    rr = round_robin(content, names, 2, games=n, seed=seed)
+    write_parquet(out / "stalkeriada_matrix.parquet", rr.table)
+    sc = load_stalkeriada(content)
+    provenance = (f"{n:,} games per pair and seat order, seed {seed} · assumed [A]: "
+                  + ", ".join(a.split(": ", 1)[1] for a in sc.assumed))
+    atomic_write(out / "charts" / "stalkeriada_matrix.png", lambda p: matrix_chart(
+        rr.rate, names, rr.low, rr.high, "Stalkeriada: row's win rate against column (pairs)", provenance, p))
+    s.text("Every pair of the shipped strategies plays with both seat orders on the same dice; a cell is the row "
+           "strategy's win rate in games against the column strategy (no-winner games count as not won).")
+    s.image("charts/stalkeriada_matrix.png", provenance)
+    return s
+
+
+STEPS = (("fights", fights_step), ("item values", values_step), ("loadouts", loadouts_step),
+         ("skirmishes", skirmish_step),
+         ("tuning", tune_step), ("journeys", journeys_step), ("Stalkeriada", stalkeriada_step))
+
+
+def run_study(content: Content, out: Path, *, quick=False, on_step=None):
+    """Run every step into ``out``; returns the sections and the study."""
+    study = load_study(content, quick)
+    sections = []
+    for k, (label, step) in enumerate(STEPS):
+        if on_step:
+            on_step(k, len(STEPS), label)
+        start = time.perf_counter()
+        section = step(content, study, out)
+        section = section[0] if isinstance(section, tuple) else section
+        section.elapsed_s = time.perf_counter() - start
+        sections.append(section)
+    if on_step:
+        on_step(len(STEPS), len(STEPS), "done")
+    return sections, study
+
+
+# --- writing -------------------------------------------------------------------------------
+
+def _fmt(v):
+    if isinstance(v, float):
+        return "" if math.isnan(v) else (f"{v:,.0f}" if abs(v) >= 100 else f"{v:.4f}")
+    return "" if v is None else str(v)
+
+
+def _markdown_table(frame):
+    head = "| " + " | ".join(frame.columns) + " |\n|" + "---|" * len(frame.columns) + "\n"
+    return head + "".join("| " + " | ".join(_fmt(v) for v in row) + " |\n" for row in frame.iter_rows())
+
+
+def write_report(out: Path, sections, header: dict) -> tuple[Path, Path]:
+    """``report.md`` and ``report.html`` from the sections."""
+    md = [f"# {header['title']}\n", f"{header['intro']}\n"]
+    body = [f"<h1>{html.escape(header['title'])}</h1>", f"<p>{html.escape(header['intro'])}</p>"]
+    for s in sections:
+        md.append(f"## {s.title}\n")
+        body.append(f"<h2>{html.escape(s.title)}</h2>")
+        for block in s.blocks:
+            if block[0] == "p":
+                md.append(block[1] + "\n")
+                body.append(f"<p>{html.escape(block[1])}</p>")
+            elif block[0] == "table":
+                _, frame, caption = block
+                md.append((f"*{caption}*\n\n" if caption else "") + _markdown_table(frame))
+                cells = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
+                                for row in frame.iter_rows())
+                heads = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
+                body.append(f"<table><caption>{html.escape(caption)}</caption><tr>{heads}</tr>{cells}</table>")
+            else:
+                _, path, caption = block
+                md.append(f"![{caption}]({path})\n\n*{caption}*\n")
+                body.append(f'<figure><img src="{path}" alt="{html.escape(caption)}">'
+                            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+        md.append(f"<sub>{s.elapsed_s:.1f} s</sub>\n")
+    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;line-height:1.45}"
+             "table{border-collapse:collapse;margin:1em 0;font-size:13px}td,th{border:1px solid #ccc;"
+             "padding:3px 7px;text-align:right}caption{font-style:italic;text-align:left}"
+             "img{max-width:100%}figcaption{font-size:12px;color:#555}")
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(header['title'])}</title>"
+            f"<style>{style}</style></head><body>{''.join(body)}</body></html>")
+    md_path = atomic_write(out / "report.md", lambda p: p.write_text("\n".join(md), encoding="utf-8"))
+    html_path = atomic_write(out / "report.html", lambda p: p.write_text(page, encoding="utf-8"))
+    return md_path, html_path

@@ -1,0 +1,55 @@
+"""Sweeps on a local Dask cluster give bit-identical numbers to the same run on
+one machine (loadouts and item values), and bad cluster options exit 2."""
+
+import json
+
+import pytest
+
+import strategies
+from sim.content.loadout import Loadout
+from sim.run.distributed import cluster
+from sim.run.loadouts import enumerate_loadouts, evaluate_loadouts, monster_mix
+from sim.run.value import fight_measure, item_values
+from tests.conftest import zonesim
+
+
+@pytest.fixture(scope="module")
+def client():
+    with cluster(workers=2) as c:
+        yield c
+
+
+def test_loadouts_on_a_cluster_equal_the_local_run(content, client):
+    loadouts = enumerate_loadouts(content, budget=1000, max_count=1)
+    groups = monster_mix(content, ["snork", "blind_dog"])
+    tactician = strategies.get("tactician")
+    local = evaluate_loadouts(content, loadouts, groups, tactician, trials=2000, seed=4)
+    remote = evaluate_loadouts(content, loadouts, groups, tactician, trials=2000, seed=4, client=client, batch=64)
+    assert len(loadouts) > 200 and (local.survivors == remote.survivors).all()
+    assert local.table().drop("index").equals(remote.table().drop("index"))
+
+
+def test_item_values_on_a_cluster_equal_the_local_run(content, client):
+    measure = fight_measure(content, ["bloodsucker"], strategies.get("fighter"))
+    base = Loadout(weapon="ak47", healing=(("stimulator", 1),))
+    local = item_values(content, base, measure, trials=30_000, seed=6, chunk=10_000)
+    remote = item_values(content, base, measure, trials=30_000, seed=6, chunk=10_000, client=client, batch=3)
+    assert local.table.equals(remote.table) and local.rate == remote.rate
+
+
+def test_cli_workers_give_the_same_json():
+    args = ("loadouts", "--budget", 800, "-m", "flesh", "--trials", 1000, "--json")
+    here, there = zonesim(*args), zonesim(*args, "--workers", 2)
+    assert here.returncode == 0 and there.returncode == 0, there.stderr
+    a, b = json.loads(here.stdout), json.loads(there.stdout)
+    for key in ("loadouts", "front", "best_per_step"):
+        assert a[key] == b[key], key
+
+
+@pytest.mark.parametrize("args,expect", [(("--workers", 0), "--workers"),
+                                         (("--workers", 2, "--scheduler", "tcp://127.0.0.1:9"), "one of them"),
+                                         (("--scheduler", "tcp://127.0.0.1:9"), "cannot reach")])
+def test_bad_cluster_options_exit_2(args, expect):
+    proc = zonesim("value", "-m", "snork", "--weapon", "ak47", "--trials", 100, *args)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert expect in proc.stderr
