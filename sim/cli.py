@@ -282,12 +282,21 @@ def journey(
 @loadout_options("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
                  "reputation")
 def value(
-    monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group."),
-    strategy: List[str] = typer.Option([], metavar="NAME", help="Fights: fighter (default), runner, tactician; "
-                                       "skirmishes: hold (default), kite, rush; or FILE.py:NAME. Repeat to value "
-                                       "the items under each strategy."),
-    mode: str = typer.Option("fight", help="fight: the dice fight (Z-15..Z-38); skirmish: the tactical skirmish "
-                                           "on the built-in hex arena (A-, M- rules)."),
+    monster: List[str] = typer.Option([], "--monster", "-m", metavar="ID", help="Monster id; repeat for a group "
+                                                                             "(fights and skirmishes)."),
+    strategy: List[str] = typer.Option([], metavar="NAME", help="Fights: fighter (default), runner, tactician, or "
+                                       "strongest (the best of those and a grid of tactician settings for this "
+                                       "loadout and monster, found on common dice); skirmishes: hold (default), "
+                                       "kite, rush; or FILE.py:NAME. Repeat to value the items under each."),
+    mode: str = typer.Option("fight", help="fight: survival in the dice fight (Z-15..Z-38); skirmish: survival in "
+                                           "the tactical skirmish on the built-in hex arena (A-, M- rules); "
+                                           "journey: the chance to finish every order in --days days on the "
+                                           "default map (strategies greedy, cautious); stalkeriada: a planner "
+                                           "strategy's win rate with and without each shop item (OZK, pliers, its "
+                                           "nuts) against --opponents, --trials games per seat order."),
+    days: int = typer.Option(30, help="Days of a campaign in --mode journey."),
+    opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the "
+                                                                               "table in --mode stalkeriada."),
     synergy: bool = typer.Option(False, "--synergy", help="Also measure pairs that interact (the firearm's "
                                                          "modifiers two by two, Doktor with each stimulator): "
                                                          "the pair's value minus the sum of its parts."),
@@ -319,6 +328,7 @@ def value(
       zonesim value --monster bloodsucker --weapon ak47 --body vest --stims stimulator:1
       zonesim value -m chimera --weapon ak47 --strategy fighter --strategy runner --target-ci 0.01 --json
       zonesim value --mode skirmish -m bloodsucker --weapon ak47 --strategy hold --strategy kite
+      zonesim value --mode journey --weapon ak47 --body vest --strategy greedy --trials 100000
     """
     import polars as pl
 
@@ -327,16 +337,35 @@ def value(
 
     game = load_content(content)
     base = _loadout(game, **loadout)
-    check_monsters(game, monster)
+    if mode in ("fight", "skirmish"):
+        check_monsters(game, monster)
+    elif synergy or pair or target_ci is not None:
+        raise UsageProblem("--synergy, --pair and --target-ci: measured in --mode fight or skirmish")
     if target_ci is not None and not 0 < target_ci < 1:
         raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.01")
-    measures = _value_measures(game, mode, strategy, monster)
     if mode != "fight" and (scheduler or workers):
         raise UsageProblem("--scheduler/--workers: item values run on a cluster in --mode fight")
     _set_threads(threads)
-    with cluster(scheduler, workers) as client:
-        results = {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci,
-                                     client=client) for name, measure in measures.items()}
+    if mode == "journey":
+        from sim.run.journey import get_journey_strategy
+        from sim.run.value import journey_values
+
+        results = {s.name: journey_values(game, base, s, days=days, trials=trials, seed=seed)
+                   for s in map(get_journey_strategy, strategy or ["greedy"])}
+    elif mode == "stalkeriada":
+        from sim.run.stalkeriada import get_stalkeriada_strategy
+        from sim.run.value import stalkeriada_values
+
+        rivals = [get_stalkeriada_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
+        if not 1 <= len(rivals) <= 5:
+            raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
+        results = {s.name: stalkeriada_values(game, s, rivals, games=trials, seed=seed)
+                   for s in map(get_stalkeriada_strategy, strategy or ["cautious"])}
+    else:
+        measures = _value_measures(game, mode, strategy, monster, base, trials, seed)
+        with cluster(scheduler, workers) as client:
+            results = {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci,
+                                         client=client) for name, measure in measures.items()}
     table = pl.concat([r.table.with_columns(pl.lit(name).alias("strategy")) for name, r in results.items()])
     pairs = None
     if synergy or pair:
@@ -364,7 +393,7 @@ def value(
         print(json.dumps(summary))
         return
     for name, result in results.items():
-        _print_values(base, monster, name, result, seed)
+        _print_values(base, monster or [{"journey": "the Zone"}.get(mode, "Stalkeriada")], name, result, seed, mode)
     if pairs is not None:
         from rich.console import Console
 
@@ -376,13 +405,21 @@ def value(
                           f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}] ({kind})", highlight=False)
 
 
-def _value_measures(game, mode, names, monsters):
-    """``{strategy name: measure}`` of ``item_values`` for the mode."""
+def _value_measures(game, mode, names, monsters, base=None, trials=100_000, seed=1):
+    """``{strategy name: measure}`` of ``item_values`` for the mode; in fights the
+    name ``strongest`` is the best strategy a parameter search finds for ``base``."""
     if mode == "fight":
         import strategies
         from sim.run.value import fight_measure
 
-        return {s.name: fight_measure(game, monsters, s) for s in map(strategies.get, names or ["fighter"])}
+        def pick(name):
+            if name != "strongest":
+                return strategies.get(name)
+            from sim.run.search import strongest_strategy
+
+            return strongest_strategy(game, base, monsters, trials=min(trials, 100_000), seed=seed)[0]
+
+        return {s.name: fight_measure(game, monsters, s) for s in map(pick, names or ["fighter"])}
     if mode == "skirmish":
         from sim.content.skirmish import load_arena, load_skirmish
         from sim.run.skirmish import get_skirmish_strategy, skirmish_measure
@@ -391,17 +428,19 @@ def _value_measures(game, mode, names, monsters):
         arena = load_arena(sk)
         return {s.name: skirmish_measure(game, sk, monsters, arena, s)
                 for s in map(get_skirmish_strategy, names or ["hold"])}
-    raise UsageProblem(f"--mode: '{mode}'; use fight or skirmish")
+    raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
 
 
-def _print_values(base, monster, name, result, seed):
+def _print_values(base, monster, name, result, seed, mode="fight"):
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
-    console.print(f"{_scenario_title(base, monster, name)} · p_survive {result.base_survival:.4f}", highlight=False)
+    measure = {"journey": "p_complete", "stalkeriada": "win_rate"}.get(mode, "p_survive")
+    console.print(f"{_scenario_title(base, monster, name)} · {measure} {result.base_survival:.4f}", highlight=False)
     table = Table()
-    for col in ("item", "extra G", "survival change", "95% interval", "fair price G", "95% interval", "verdict"):
+    change = {"journey": "completion change", "stalkeriada": "win-rate change"}.get(mode, "survival change")
+    for col in ("item", "extra G", change, "95% interval", "fair price G", "95% interval", "verdict"):
         table.add_column(col, justify="left" if col in ("item", "verdict") else "right")
     for r in result.table.iter_rows(named=True):
         fair = "" if r["cost_change"] <= 0 or r["fair_price"] != r["fair_price"] else \
@@ -409,8 +448,11 @@ def _print_values(base, monster, name, result, seed):
         table.add_row(r["item"], f"{r['cost_change']:+,}", f"{r['value']:+.4f}",
                       f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]", *(fair or ("", "")), r["verdict"])
     console.print(table)
-    console.print(f"exchange rate {result.rate * 1000:.4f} survival per 1,000 G (fit through the origin over the "
-                  f"priced items) · {result.trials:,} paired fights per item · seed {seed} · {result.elapsed_s:.1f} s")
+    runs = {"journey": "campaigns (20 paired batches)", "skirmish": "paired skirmishes",
+            "stalkeriada": "games per seat order (20 paired batches)"}.get(mode, "paired fights")
+    console.print(f"exchange rate {result.rate * 1000:.4f} {measure.removeprefix('p_')} per 1,000 G (fit through "
+                  f"the origin over the priced items) · {result.trials:,} {runs} per item · seed {seed} · "
+                  f"{result.elapsed_s:.1f} s")
 
 
 def _write_journey(out, game, loadout, strat, result, summary):

@@ -6,6 +6,7 @@ import json
 import math
 import shutil
 
+import numpy as np
 import pytest
 
 import strategies
@@ -183,3 +184,64 @@ def test_value_cli_synergy(tmp_path):
     assert {(p["a"], p["b"]) for p in pairs} >= {("zeroing", "rifling"), ("stimulator", "character=doktor")}
     bad = zonesim("value", "-m", "snork", "--weapon", "berdanka", "--pair", "laser_sight,zeroing")
     assert bad.returncode == 2 and "laser_sight" in bad.stderr
+
+
+def test_strongest_strategy_search_beats_or_ties_every_candidate(content):
+    from sim.run.search import candidates, strongest_strategy
+
+    base = Loadout(weapon="ak47", body="vest", healing=(("stimulator", 1),), reputation=4)
+    best, table = strongest_strategy(content, base, ["chimera"], trials=20_000, seed=3)
+    assert table.height == len(candidates()) and table["strategy"][0] == best.name
+    assert table["p_survive"][0] == table["p_survive"].max() > table.filter(
+        table["strategy"] == "fighter")["p_survive"][0]
+    proc = zonesim("value", "-m", "chimera", "--weapon", "ak47", "--body", "vest", "--reputation", 4,
+                   "--strategy", "strongest", "--trials", 3000, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["strategies"][0]["strategy"] != "strongest"
+
+
+def test_batch_values_pair_batches_of_aggregate_runs(content):
+    """Journeys report only sums, so values come from 20 paired batches: a
+    change that changes nothing is worth exactly 0; the interval follows the
+    spread of the batch differences."""
+    from sim.run.value import BATCHES, batch_values
+
+    rng_counts = {k: (k * 7919) % 50 + 100 for k in range(BATCHES)}
+    same = Loadout(weapon="ak47", body="vest")
+    better = Loadout(weapon="ak47", body="exoskeleton")
+
+    def count(loadout, first, n):
+        k = first // n
+        return rng_counts[k] + (10 + k % 3 if loadout.body == "exoskeleton" else 0)
+
+    result = batch_values(content, same, [("vest", same), ("exoskeleton", better)], count, trials=BATCHES * 200,
+                          seed=1)
+    row = {r["item"]: r for r in result.table.iter_rows(named=True)}
+    assert (row["vest"]["value"], row["vest"]["ci_low"], row["vest"]["ci_high"]) == (0.0, 0.0, 0.0)
+    diffs = np.array([10 + k % 3 for k in range(BATCHES)]) / 200
+    assert row["exoskeleton"]["value"] == pytest.approx(diffs.mean())
+    assert row["exoskeleton"]["paired_se"] == pytest.approx(diffs.std(ddof=1) / math.sqrt(BATCHES))
+
+
+def test_value_cli_journey_mode():
+    proc = zonesim("value", "--mode", "journey", "--weapon", "ak47", "--trials", 2000, "--days", 10, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    items = {r["item"] for r in data["items"]}
+    assert {"zone_map", "bag_of_nuts", "medkit"} <= items and data["mode"] == "journey"
+    bad = zonesim("value", "--mode", "journey", "--weapon", "ak47", "--synergy")
+    assert bad.returncode == 2 and "--synergy" in bad.stderr
+
+
+def test_value_cli_stalkeriada_mode():
+    """Shop items valued by a planner's win rate with and without them, paired
+    over the same games in every seat order."""
+    proc = zonesim("value", "--mode", "stalkeriada", "--strategy", "cautious", "--trials", 200, "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["item"]: r for r in json.loads(proc.stdout)["items"]}
+    assert set(rows) == {"ozk", "pliers", "nut"}
+    assert rows["nut"]["cost_change"] == 2 * rows["nut"]["price"]  # cautious buys two nuts
+    for r in rows.values():
+        assert r["ci_low"] <= r["value"] <= r["ci_high"] and r["paired_se"] < r["unpaired_se"]
+    bad = zonesim("value", "--mode", "stalkeriada", "--opponents", "")
+    assert bad.returncode == 2 and "--opponents" in bad.stderr

@@ -329,6 +329,17 @@ def stalkeriada_step(content, study, out):
     s.text("Every pair of the shipped strategies plays with both seat orders on the same dice; a cell is the row "
            "strategy's win rate in games against the column strategy (no-winner games count as not won).")
     s.image("charts/stalkeriada_matrix.png", provenance)
+    from sim.run.stalkeriada import get_stalkeriada_strategy
+    from sim.run.value import stalkeriada_values
+
+    players = [get_stalkeriada_strategy(p) for p in names]
+    values = stalkeriada_values(content, players[0], players[1:], games=max(2 * 20, n), seed=seed)
+    write_parquet(out / "stalkeriada_values.parquet", values.table)
+    s.table(values.table.select("item", "count", "cost_change", "value", "ci_low", "ci_high", "fair_price",
+                                "verdict"),
+            f"Shop items to `{names[0]}` at the full table: its win-rate change with against without each "
+            f"(20 paired batches of {n:,} games per seat order); fair price at {values.rate * 1000:.3f} win rate "
+            "per 1,000 G")
     return s
 
 

@@ -261,9 +261,10 @@ def _sections(P, cap):
 
 
 def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats=False, chunk=1 << 16,
-                         on_progress=None) -> StalkeriadaResult:
+                         on_progress=None, first_game=0) -> StalkeriadaResult:
     """``games`` games (per seat rotation with ``rotate_seats``: every player takes
-    every seat on the same dice) between ``players`` (names or strategies)."""
+    every seat on the same dice) between ``players`` (names or strategies),
+    numbered from ``first_game`` (the same dice as those games of a longer run)."""
     if games < 1:
         raise LoadoutError(f"--games: {games}; give at least 1 game")
     sc = load_stalkeriada(content)
@@ -279,7 +280,7 @@ def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats
     while done < total:
         n = min(chunk, total - done)
         start = time.perf_counter()
-        K.run_games(seed, done, n, rotations, template, tables, fns, params, P, at, tally)
+        K.run_games(seed, first_game * rotations + done, n, rotations, template, tables, fns, params, P, at, tally)
         elapsed += time.perf_counter() - start
         done += n
         if on_progress:

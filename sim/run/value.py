@@ -168,6 +168,14 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
                      "price": content.items[item_id]["price"], "cost_change": loadout.cost(content) - base.cost(content),
                      "p_survive": p1, "value": mean, "ci_low": mean - Z95 * paired_se, "ci_high": mean + Z95 * paired_se,
                      "paired_se": paired_se, "unpaired_se": unpaired_se})
+    table, rate = priced_table(rows)
+    return ValueResult(table, p0, rate, n, seed, time.perf_counter() - start)
+
+
+def priced_table(rows):
+    """The value rows with the market's exchange rate (least squares through the
+    origin of value against extra cost over the priced changes), fair prices and
+    verdicts; ``(table, rate)``."""
     table = pl.DataFrame(rows)
     priced = table.filter(pl.col("cost_change") > 0)
     cost, value = priced["cost_change"].to_numpy().astype(float), priced["value"].to_numpy()
@@ -182,7 +190,7 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
         .when(pl.col("fair_low") > pl.col("cost_change")).then(pl.lit("under-priced"))
         .otherwise(pl.lit("fair")).alias("verdict"),
     ).sort("value", descending=True)
-    return ValueResult(table, p0, rate, n, seed, time.perf_counter() - start)
+    return table, rate
 
 
 def _widest(sums, n):
@@ -233,3 +241,111 @@ def synergies(content: Content, base: Loadout, measure, pairs, *, trials, seed) 
                      "value_both": float((sab - s0).mean()), "synergy": mean, "ci_low": mean - Z95 * se,
                      "ci_high": mean + Z95 * se})
     return pl.DataFrame(rows)
+
+
+BATCHES = 20
+T_BATCHES = 2.093  # Student t, 0.975 quantile, BATCHES - 1 degrees of freedom
+
+
+def journey_variants(content: Content, base: Loadout):
+    """``item_variants`` plus the journey-only items: a Zone-movement item, an
+    event-avoidance item or a one-shot card added (Z-25..Z-30)."""
+    out = list(item_variants(content, base))
+    for family, field_name in (("movement", "movement"), ("avoidance", "avoidance"), ("one_shot", "one_shot")):
+        for item in content.family(family):
+            held = getattr(base, field_name)
+            if item.id not in held:
+                try:
+                    out.append((item.id, replace(base, **{field_name: held + (item.id,)}).validate(content)))
+                except LoadoutError:
+                    pass
+    return out
+
+
+def batch_values(content: Content, base: Loadout, variants, count, *, trials, seed, outcome="p_outcome"):
+    """Item values from aggregate-only runs: ``count(loadout, first, n)`` is the
+    number of successes in trials ``first .. first + n - 1`` (the same streams
+    for every loadout). The trials are cut into ``BATCHES`` batches; the value is
+    the mean change and its 95% interval comes from the spread of the per-batch
+    changes (batch means, Student t), so the pairing still narrows it."""
+    size = trials // BATCHES
+    if size < 2:
+        raise LoadoutError(f"--trials: {trials}; give at least {2 * BATCHES} for {BATCHES} paired batches")
+    start = time.perf_counter()
+    c0 = _batch_counts(lambda first, k: count(base, first, k), size)
+    rows = [{"item": item_id, "family": content.items[item_id].family, "price": content.items[item_id]["price"],
+             "cost_change": loadout.cost(content) - base.cost(content),
+             **_batch_row(c0, _batch_counts(lambda first, k, lo=loadout: count(lo, first, k), size), size, outcome)}
+            for item_id, loadout in variants]
+    table, rate = priced_table(rows)
+    return ValueResult(table, c0.sum() / (size * BATCHES), rate, size * BATCHES, seed, time.perf_counter() - start)
+
+
+def _batch_counts(count, size):
+    """Successes of each of the ``BATCHES`` batches of ``size`` trials."""
+    return np.array([count(k * size, size) for k in range(BATCHES)], np.float64)
+
+
+def _batch_row(c0, c1, size, outcome):
+    """The paired batch-means value of ``c1`` against ``c0`` (Student t interval)."""
+    n = size * BATCHES
+    diff = (c1 - c0) / size
+    mean, se = float(diff.mean()), float(diff.std(ddof=1)) / math.sqrt(BATCHES)
+    p0, p1 = c0.sum() / n, c1.sum() / n
+    return {outcome: p1, "value": mean, "ci_low": mean - T_BATCHES * se, "ci_high": mean + T_BATCHES * se,
+            "paired_se": se, "unpaired_se": math.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / n)}
+
+
+def journey_values(content: Content, base: Loadout, strategy, *, days, trials, seed) -> ValueResult:
+    """The value of every item in campaigns of ``days`` days: the change in the
+    chance to finish every order (``p_complete``), on the same campaigns."""
+    from sim.run.journey import simulate_journey
+
+    def completed(loadout, first, n):
+        return int(simulate_journey(content, loadout, strategy, days=days, trials=n, seed=seed,
+                                    trial_start=first).counts[0])
+
+    return batch_values(content, base, journey_variants(content, base), completed, trials=trials, seed=seed,
+                        outcome="p_complete")
+
+
+STALKERIADA_ITEMS = (("ozk", "ozk"), ("pliers", "pliers"), ("nut", "nuts"))  # shop item, planner parameter
+
+
+def stalkeriada_values(content: Content, strategy, opponents, *, games, seed) -> ValueResult:
+    """The value of each Stalkeriada shop item (S-08, S-11, S-15) to a planner
+    strategy: the change in its win rate when it buys the item (its nuts, for
+    the nut) against when it does not, at a table with ``opponents``, every
+    seat order played on the same dice."""
+    from sim.content.stalkeriada import load_stalkeriada
+    from sim.run.stalkeriada import simulate_stalkeriada
+    from strategies.stalkeriada import PLANNER_PARAMS
+
+    shop = load_stalkeriada(content).settings["shop"]
+    size = games // BATCHES
+    if size < 2:
+        raise LoadoutError(f"--trials: {games}; give at least {2 * BATCHES} games for {BATCHES} paired batches")
+    start = time.perf_counter()
+
+    def wins(player, first, k):
+        result = simulate_stalkeriada(content, [player, *opponents], games=k, seed=seed, rotate_seats=True,
+                                      first_game=first)
+        return int(result.win_rates()["wins"][0]) / (1 + len(opponents))
+
+    c0 = _batch_counts(lambda first, k: wins(strategy, first, k), size)
+    rows = []
+    for item, param in STALKERIADA_ITEMS:
+        i = PLANNER_PARAMS.index(param)
+        held = strategy.params[i]
+        count = held if param == "nuts" and held > 0 else (2.0 if param == "nuts" else 1.0)
+        params = list(strategy.params)
+        params[i] = 0.0 if held else count
+        other = replace(strategy, name=f"{strategy.name} {'without' if held else 'with'} {item}", params=tuple(params))
+        c1 = _batch_counts(lambda first, k: wins(other, first, k), size)
+        row = _batch_row(c0, c1, size, "win_rate")
+        if held:  # the value of having it: base minus the variant without it
+            row.update(value=-row["value"], ci_low=-row["ci_high"], ci_high=-row["ci_low"], win_rate=c0.sum() / (size * BATCHES))
+        rows.append({"item": item, "family": "stalkeriada shop", "price": shop[item], "count": int(count),
+                     "cost_change": int(shop[item] * count), **row})
+    table, rate = priced_table(rows)
+    return ValueResult(table, c0.sum() / (size * BATCHES), rate, size * BATCHES, seed, time.perf_counter() - start)
