@@ -7,8 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli import (CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _loadout, _set_threads, _value_measures,
-                     _with_progress, app, loadout_options)
+from sim.cli import (CONTENT_OPTION, JSON, SCHEDULER, SEED, THREADS, WORKERS, UsageProblem, _loadout, _set_threads,
+                     _value_measures, _with_progress, app, loadout_options)
 from sim.content import load_content
 from sim.content.loadout import check_monsters
 
@@ -35,6 +35,8 @@ def tune(
                                                            "prices across rounds, manifest.json, and content/: a "
                                                            "copy of the content with the tuned prices."),
     threads: Optional[int] = THREADS,
+    scheduler: Optional[str] = SCHEDULER,
+    workers: Optional[int] = WORKERS,
     content: Optional[Path] = CONTENT_OPTION,
     **loadout,
 ):
@@ -54,6 +56,7 @@ def tune(
       zonesim tune -m snork -m blind_dog --weapon berdanka --objective target-survival=0.8 --out results/tune
       zonesim tune --mode skirmish -m bloodsucker --weapon ak47 --trials 20000 --json
     """
+    from sim.run.distributed import cluster
     from sim.run.tune import parse_objective, tune_prices
 
     parse_objective(objective)
@@ -69,11 +72,15 @@ def tune(
     def measure_for(current):
         return _value_measures(current, mode, [strategy] if strategy else [], monster)[name]
 
+    if mode != "fight" and (scheduler or workers):
+        raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
     _set_threads(threads)
-    result = _with_progress(lambda cb: tune_prices(game, base, measure_for, budget=budget, objective=objective,
-                                                   rounds=rounds, damping=damping, trials=trials, seed=seed,
-                                                   on_round=cb and (lambda r, n: cb(r, n, None))),
-                            rounds, None, quiet=as_json, label="tuning rounds")
+    with cluster(scheduler, workers) as client:
+        result = _with_progress(lambda cb: tune_prices(game, base, measure_for, budget=budget, objective=objective,
+                                                       rounds=rounds, damping=damping, trials=trials, seed=seed,
+                                                       on_round=cb and (lambda r, n: cb(r, n, None)),
+                                                       client=client),
+                                rounds, None, quiet=as_json, label="tuning rounds")
     table = result.table()
     summary = {"objective": objective, "mode": mode, "strategy": name, "budget": budget, "seed": seed,
                "trials": trials, "rounds": result.rounds, "converged": result.converged,

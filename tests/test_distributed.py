@@ -53,3 +53,14 @@ def test_bad_cluster_options_exit_2(args, expect):
     proc = zonesim("value", "-m", "snork", "--weapon", "ak47", "--trials", 100, *args)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert expect in proc.stderr
+
+
+def test_tuning_on_a_cluster_equals_the_local_run(content, client):
+    from sim.run.tune import tune_prices
+
+    fighter = strategies.get("fighter")
+    base = Loadout(weapon="ak47")
+    kwargs = dict(budget=2000, rounds=2, trials=5_000, seed=3)
+    local = tune_prices(content, base, lambda c: fight_measure(c, ["snork"], fighter), **kwargs)
+    remote = tune_prices(content, base, lambda c: fight_measure(c, ["snork"], fighter), client=client, **kwargs)
+    assert local.prices == remote.prices and local.history.equals(remote.history)

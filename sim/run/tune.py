@@ -109,9 +109,10 @@ class TuneResult:
 
 
 def tune_prices(content: Content, base: Loadout, measure_for, *, budget, objective="equal-value", rounds=12,
-                damping=0.5, trials=40_000, seed=1, on_round=None) -> TuneResult:
+                damping=0.5, trials=40_000, seed=1, on_round=None, client=None) -> TuneResult:
     """Tune the prices of the items ``base`` can add or swap in (module docstring).
-    ``measure_for(content)`` gives the ``item_values`` measure under that content."""
+    ``measure_for(content)`` gives the ``item_values`` measure under that content;
+    with a Dask ``client`` each round's values run on the cluster (same numbers)."""
     kind, target = parse_objective(objective)
     if budget < 0:
         raise LoadoutError(f"--budget: {budget}; give 0 or more G")
@@ -124,7 +125,7 @@ def tune_prices(content: Content, base: Loadout, measure_for, *, budget, objecti
     prices, reference, rows, converged = dict(start), base, [], False
     for r in range(1, rounds + 1):
         current = with_prices(content, prices)
-        result = item_values(current, reference, measure_for(current), trials=trials, seed=seed)
+        result = item_values(current, reference, measure_for(current), trials=trials, seed=seed, client=client)
         fair = _fair(result.table, prices)
         for item_id in names:
             f = fair.get(item_id)
