@@ -167,6 +167,7 @@ def test_synergy_is_the_pairs_value_minus_its_parts(content):
     measure = fight_measure(content, ["bloodsucker"], strategies.get("fighter"))
     pairs = synergy_pairs(content, base)
     assert ("rebored", "laser_sight") in pairs and ("stimulator", "character=doktor") in pairs
+    assert ("camo_cloak", "reputation=2") in pairs
     table = synergies(content, base, measure, pairs + [("camo_cloak", "laser_sight")], trials=60_000, seed=2)
     row = {(r["a"], r["b"]): r for r in table.iter_rows(named=True)}
     cloak = row[("camo_cloak", "laser_sight")]
@@ -182,6 +183,13 @@ def test_value_cli_synergy(tmp_path):
     assert proc.returncode == 0, proc.stderr
     pairs = json.loads(proc.stdout)["synergy"]
     assert {(p["a"], p["b"]) for p in pairs} >= {("zeroing", "rifling"), ("stimulator", "character=doktor")}
+    runner = zonesim("value", "-m", "chimera", "--weapon", "ak47", "--strategy", "runner", "--reputation", 3,
+                     "--trials", 20000, "--pair", "camo_cloak,reputation=5", "--json")
+    assert runner.returncode == 0, runner.stderr
+    cloak = json.loads(runner.stdout)["synergy"][0]
+    assert (cloak["a"], cloak["b"]) == ("camo_cloak", "reputation=5")
+    assert cloak["synergy"] == pytest.approx(cloak["value_both"] - cloak["value_a"] - cloak["value_b"], abs=1e-12)
+    assert cloak["value_a"] > 0 and cloak["value_b"] < 0  # the cloak helps a runner; more reputation hurts him
     bad = zonesim("value", "-m", "snork", "--weapon", "berdanka", "--pair", "laser_sight,zeroing")
     assert bad.returncode == 2 and "laser_sight" in bad.stderr
 

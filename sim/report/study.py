@@ -171,7 +171,8 @@ def values_step(content, study, out):
     s.text("Synergy: the value of two changes together minus the sum of their values alone, per trial on the same "
            "dice, with its 95% interval. Positive: complements (worth more together); negative: substitutes "
            "(the second adds less once the first is there).")
-    s.table(pairs, "Pairs that interact: the firearm's modifiers, and Doktor (Z-03) with each stimulator")
+    s.table(pairs, "Pairs that interact: the firearm's modifiers (Z-21), Doktor (Z-03) with each stimulator, "
+                   "each escape item with two more reputation (Z-32, Z-33)")
     return s, result
 
 

@@ -201,10 +201,15 @@ def _widest(sums, n):
 
 
 def _apply(content: Content, loadout: Loadout, change: str) -> Loadout:
-    """``loadout`` with one change: an item id (as in ``item_variants``) or
-    ``character=ID``; ``LoadoutError`` if it cannot be made."""
+    """``loadout`` with one change: an item id (as in ``item_variants``),
+    ``character=ID`` or ``reputation=N``; ``LoadoutError`` if it cannot be made."""
     if change.startswith("character="):
         return replace(loadout, character=change.split("=", 1)[1]).validate(content)
+    if change.startswith("reputation="):
+        try:
+            return replace(loadout, reputation=int(change.split("=", 1)[1])).validate(content)
+        except ValueError:
+            raise LoadoutError(f"--pair: '{change}'; write reputation=N with a whole N") from None
     for item_id, changed in item_variants(content, loadout):
         if item_id == change:
             return changed
@@ -213,12 +218,16 @@ def _apply(content: Content, loadout: Loadout, change: str) -> Loadout:
 
 
 def synergy_pairs(content: Content, base: Loadout):
-    """The pairs that interact (issue of synergy): every two modifiers of the
-    firearm, and Doktor's healing bonus (Z-03) with each in-combat healing item."""
+    """The pairs that interact: every two modifiers of the firearm (Z-21), Doktor's
+    healing bonus (Z-03) with each in-combat healing item, and each escape item
+    with two more reputation (Z-32, Z-33: the item lowers the reputation the
+    escape roll must beat)."""
     mods = [e.id for e in content.family("modifiers") if e["firearm"] == base.weapon and e.id not in base.mods]
     pairs = [(a, b) for k, a in enumerate(mods) for b in mods[k + 1:]]
     if base.character != "doktor" and "doktor" in content.characters:
         pairs += [(e.id, "character=doktor") for e in content.family("healing") if e["in_combat"]]
+    reputation = content.rules["stalker"]["start_reputation"] if base.reputation is None else base.reputation
+    pairs += [(e.id, f"reputation={reputation + 2}") for e in content.family("escape") if e.id != base.escape_item]
     return pairs
 
 
