@@ -14,6 +14,8 @@ from sim.cli import (CHARACTER, CONTENT_OPTION, JSON, SCHEDULER, SEED, THREADS, 
 from sim.content import load_content
 
 
+FAMILIES_DEFAULT = "firearms,modifiers,armour,healing,explosives,escape"
+
 @app.command()
 def loadouts(
     budget: int = typer.Option(..., help="G to spend: every loadout costing at most this is fought (Z-42 prices)."),
@@ -29,9 +31,15 @@ def loadouts(
     seed: int = SEED,
     max_count: int = typer.Option(2, help="Most cards of each stimulator and explosive to try (also capped by "
                                           "its deck, Z-11, and 10 explosives in all, Z-18)."),
-    families: str = typer.Option("firearms,modifiers,armour,healing,explosives,escape", metavar="NAME,NAME",
+    families: str = typer.Option(FAMILIES_DEFAULT, metavar="NAME,NAME",
                                  help="Item families to combine; fewer families, fewer loadouts. Medkits never "
                                       "count: a fight starts at full health (Z-31)."),
+    journey: Optional[int] = typer.Option(None, metavar="DAYS", help="Instead of fights: send every loadout on "
+                                                                    "the same campaigns of DAYS days on the default "
+                                                                    "map and rank by the chance to finish every "
+                                                                    "order (--strategy greedy or cautious; medkits, "
+                                                                    "Zone-movement and avoidance items join the "
+                                                                    "families)."),
     reputation: Optional[int] = typer.Option(None, help="Reputation for the escape roll (default: the starting "
                                                         "one); escape items matter only to a strategy that rolls."),
     step: int = typer.Option(250, help="Budget step in G of the best-per-step table."),
@@ -76,14 +84,26 @@ def loadouts(
     """
     import strategies
     from sim.run.distributed import cluster
-    from sim.run.loadouts import (best_per_step, enumerate_loadouts, evaluate_loadouts, load_mix, monster_mix,
-                                  step_budgets)
+    from sim.run.loadouts import (JOURNEY_FAMILIES, MixGroup, best_per_step, enumerate_loadouts,
+                                  evaluate_journey_loadouts, evaluate_loadouts, load_mix, monster_mix, step_budgets)
 
     game = load_content(content)
-    if mix is not None and monster:
-        raise UsageProblem("--monster and --mix: give one of them")
-    groups = load_mix(game, mix) if mix is not None else monster_mix(game, monster)
-    strat = strategies.get(strategy)
+    if journey is not None:
+        from sim.run.journey import get_journey_strategy
+
+        if monster or mix is not None:
+            raise UsageProblem("--journey: the campaign brings its own monsters; drop --monster/--mix")
+        if journey < 1:
+            raise UsageProblem(f"--journey: {journey}; give at least 1 day")
+        strat = get_journey_strategy("greedy" if strategy == "fighter" else strategy)
+        if families == FAMILIES_DEFAULT:
+            families = ",".join(JOURNEY_FAMILIES)
+        groups = (MixGroup((f"{journey}-day journey",), 1.0),)
+    else:
+        if mix is not None and monster:
+            raise UsageProblem("--monster and --mix: give one of them")
+        groups = load_mix(game, mix) if mix is not None else monster_mix(game, monster)
+        strat = strategies.get(strategy)
     if trials < 1:
         raise UsageProblem(f"--trials: {trials}; give at least 1 trial per loadout")
     if top < 1:
@@ -93,13 +113,20 @@ def loadouts(
     step_budgets(step, budget)
     names = tuple(f.strip() for f in families.split(",") if f.strip())
     found = enumerate_loadouts(game, budget=budget, character=character, max_count=max_count, families=names,
-                               reputation=reputation, limit=max_loadouts)
+                               reputation=reputation, limit=max_loadouts, journey=journey is not None)
     _set_threads(threads)
     total = len(found) * len(groups) * trials
-    with cluster(scheduler, workers) as client:
-        result = _with_progress(lambda cb: evaluate_loadouts(game, found, groups, strat, trials=trials, seed=seed,
-                                                             on_progress=cb, client=client), total, None,
-                                quiet=as_json)
+    if journey is not None:
+        if scheduler or workers:
+            raise UsageProblem("--scheduler/--workers: journey loadouts run on this machine")
+        result = _with_progress(lambda cb: evaluate_journey_loadouts(game, found, strat, days=journey, trials=trials,
+                                                                     seed=seed, on_progress=cb), total, None,
+                                quiet=as_json, label="campaigns")
+    else:
+        with cluster(scheduler, workers) as client:
+            result = _with_progress(lambda cb: evaluate_loadouts(game, found, groups, strat, trials=trials,
+                                                                 seed=seed, on_progress=cb, client=client), total,
+                                    None, quiet=as_json)
     table = result.table()
     steps = best_per_step(table, step, budget)
     assumed = _assumed(game, character, groups, found)
@@ -161,7 +188,8 @@ def _print(result, table, steps, summary, top, strat, out):
     def show(title, frame, lead=None, rows=top):
         """Up to ``rows`` rows of ``frame``; ``lead`` = (header, row -> text) adds a first column."""
         grid = Table(title=title, title_justify="left")
-        for col in ([lead[0]] if lead else []) + ["cost G", "survival", "95% interval", "loadout"]:
+        measure = "completion" if result.groups[0].monsters[0].endswith("journey") else "survival"
+        for col in ([lead[0]] if lead else []) + ["cost G", measure, "95% interval", "loadout"]:
             grid.add_column(col, justify="left" if col == "loadout" else "right")
         for row in frame.head(rows).iter_rows(named=True):
             grid.add_row(*([lead[1](row)] if lead else []), f"{row['cost']:,}", _fmt_p(row["survival"]),
@@ -170,17 +198,18 @@ def _print(result, table, steps, summary, top, strat, out):
         if frame.height > rows:
             console.print(f"[dim]... {frame.height - rows:,} more rows (--top, --json or --out)[/dim]")
 
-    show("Best survival (* = on the Pareto front)",
+    show("Best first (* = on the Pareto front)",
          table.sort(["survival", "cost", "index"], descending=[True, False, False]),
          ("front", lambda row: "*" if row["pareto"] else ""))
     show("Pareto front: nothing cheaper survives as often", table.filter(pl.col("pareto")).sort("cost"))
     show("Best loadout within each budget step", steps, ("budget G", lambda row: f"<= {row['budget']:,}"),
          steps.height)
-    console.print(f"{summary['fights']:,} fights ({result.trials:,} per loadout and group, the same dice for "
+    runs = "campaigns" if result.groups[0].monsters[0].endswith("journey") else "fights"
+    console.print(f"{summary['fights']:,} {runs} ({result.trials:,} per loadout and group, the same dice for "
                   f"every loadout) · seed {result.seed} · {result.elapsed_s:.1f} s · "
-                  f"{summary['fights_per_s'] or 0:,.0f} fights/s", highlight=False)
+                  f"{summary['fights_per_s'] or 0:,.0f} {runs}/s", highlight=False)
     console.print("[dim]intervals: the weighted mean of each group's Wilson 95% bounds[/dim]")
-    if "escape" in summary["families"] and getattr(strat.escape, "never_tries", False):
+    if "escape" in summary["families"] and getattr(getattr(strat, "escape", None), "never_tries", False):
         console.print(f"[dim]{strat.name} never rolls to escape, so escape items change nothing here; "
                       "--families without escape fights a quarter as many loadouts[/dim]")
     if summary["assumed"]:

@@ -17,13 +17,19 @@ from sim.content.loadout import check_monsters
 @loadout_options("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
                  "reputation")
 def tune(
-    monster: List[str] = typer.Option(..., "--monster", "-m", metavar="ID", help="Monster id; repeat for a group."),
-    objective: str = typer.Option("equal-value", help="equal-value: every item worth the same survival per G; "
-                                                      "target-survival=P: the same relative prices at the price "
-                                                      "level where the buyer survives with probability P."),
+    monster: List[str] = typer.Option([], "--monster", "-m", metavar="ID", help="Monster id; repeat for a group "
+                                                                             "(fights and skirmishes)."),
+    objective: str = typer.Option("equal-value", help="equal-value: every item worth the same survival (win "
+                                                      "rate) per G; target-survival=P: the same relative prices "
+                                                      "at the level where the buyer survives with probability P; "
+                                                      "target-winrate=W (--mode stalkeriada): the shop's level "
+                                                      "where the strategy wins with probability W."),
     budget: int = typer.Option(2000, help="G the buyer may spend in all (the reference loadout included) on the "
                                           "items with the most value per G."),
-    mode: str = typer.Option("fight", help="fight or skirmish: where the values are measured."),
+    mode: str = typer.Option("fight", help="fight or skirmish: item prices (items.toml) by survival; stalkeriada: "
+                                           "the shop prices (stalkeriada.toml) by a planner's win rate."),
+    opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the "
+                                                                               "table in --mode stalkeriada."),
     strategy: Optional[str] = typer.Option(None, help="The strategy values are measured under (fight: fighter; "
                                                       "skirmish: hold)."),
     rounds: int = typer.Option(12, help="At most this many measure-and-move rounds."),
@@ -55,37 +61,53 @@ def tune(
       zonesim tune -m bloodsucker --weapon ak47 --budget 2500
       zonesim tune -m snork -m blind_dog --weapon berdanka --objective target-survival=0.8 --out results/tune
       zonesim tune --mode skirmish -m bloodsucker --weapon ak47 --trials 20000 --json
+      zonesim tune --mode stalkeriada --strategy cautious --objective target-winrate=0.2 --trials 2000
     """
     from sim.run.distributed import cluster
-    from sim.run.tune import parse_objective, tune_prices
+    from sim.run.tune import parse_objective, parse_shop_objective, tune_prices, tune_shop
 
-    parse_objective(objective)
+    shop = mode == "stalkeriada"
+    (parse_shop_objective if shop else parse_objective)(objective)
     if trials < 2:
         raise UsageProblem(f"--trials: {trials}; give at least 2")
     if out is not None and (out / "content").exists():
         raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
-    game = load_content(content)
-    base = _loadout(game, **loadout)
-    check_monsters(game, monster)
-    name, _ = next(iter(_value_measures(game, mode, [strategy] if strategy else [], monster).items()))
-
-    def measure_for(current):
-        return _value_measures(current, mode, [strategy] if strategy else [], monster)[name]
-
     if mode != "fight" and (scheduler or workers):
         raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
+    game = load_content(content)
     _set_threads(threads)
-    with cluster(scheduler, workers) as client:
-        result = _with_progress(lambda cb: tune_prices(game, base, measure_for, budget=budget, objective=objective,
-                                                       rounds=rounds, damping=damping, trials=trials, seed=seed,
-                                                       on_round=cb and (lambda r, n: cb(r, n, None)),
-                                                       client=client),
+    if shop:
+        from sim.run.stalkeriada import get_stalkeriada_strategy
+
+        name = strategy or "cautious"
+        player = get_stalkeriada_strategy(name)
+        rivals = [get_stalkeriada_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
+        if not 1 <= len(rivals) <= 5:
+            raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
+        result = _with_progress(lambda cb: tune_shop(game, player, rivals, objective=objective, rounds=rounds,
+                                                     damping=damping, games=trials, seed=seed,
+                                                     on_round=cb and (lambda r, n: cb(r, n, None))),
                                 rounds, None, quiet=as_json, label="tuning rounds")
+    else:
+        base = _loadout(game, **loadout)
+        check_monsters(game, monster)
+        name, _ = next(iter(_value_measures(game, mode, [strategy] if strategy else [], monster).items()))
+
+        def measure_for(current):
+            return _value_measures(current, mode, [strategy] if strategy else [], monster)[name]
+
+        with cluster(scheduler, workers) as client:
+            result = _with_progress(lambda cb: tune_prices(game, base, measure_for, budget=budget,
+                                                           objective=objective, rounds=rounds, damping=damping,
+                                                           trials=trials, seed=seed,
+                                                           on_round=cb and (lambda r, n: cb(r, n, None)),
+                                                           client=client),
+                                    rounds, None, quiet=as_json, label="tuning rounds")
     table = result.table()
     summary = {"objective": objective, "mode": mode, "strategy": name, "budget": budget, "seed": seed,
                "trials": trials, "rounds": result.rounds, "converged": result.converged,
-               "price_level": result.level, "buyer_survival": result.survival,
-               "buyer": {k: v for k, v in vars(result.buyer).items() if v not in (None, ())},
+               "price_level": result.level, ("win_rate" if shop else "buyer_survival"): result.survival,
+               "buyer": None if shop else {k: v for k, v in vars(result.buyer).items() if v not in (None, ())},
                "prices": table.to_dicts()}
     if out is not None:
         _write_tune(out, game, result, table, summary)
@@ -113,8 +135,12 @@ def _print_tune(result, table, summary, out):
             f"{r['fair_price']:,.0f}", f"[{r['fair_low']:,.0f}, {r['fair_high']:,.0f}]")
         grid.add_row(r["item"], f"{r['old_price']:,}", f"{r['new_price']:,}", *fair)
     console.print(grid)
-    console.print(f"buyer with {summary['budget']:,} G: {summary['buyer']} · survival {result.survival:.4f}"
-                  + (f" · price level x{result.level:.3f}" if result.level != 1 else ""), highlight=False)
+    if summary["buyer"] is None:
+        console.print(f"{summary['strategy']} wins {result.survival:.4f} of its games at the tuned prices"
+                      + (f" · price level x{result.level:.3f}" if result.level != 1 else ""), highlight=False)
+    else:
+        console.print(f"buyer with {summary['budget']:,} G: {summary['buyer']} · survival {result.survival:.4f}"
+                      + (f" · price level x{result.level:.3f}" if result.level != 1 else ""), highlight=False)
     console.print("changes: " + ("; ".join(diff_lines(result)) or "none"))
     if out:
         console.print(f"written to {out}/ (tuned content in {out}/content)")
@@ -124,7 +150,7 @@ def _write_tune(out, game, result, table, summary):
     """tune.parquet, prices.parquet, the price chart, manifest.json and the tuned content."""
     from sim.report.charts import tune_chart
     from sim.run.results import atomic_write, manifest, write_json, write_parquet
-    from sim.run.tune import price_history, write_tuned_content
+    from sim.run.tune import price_history, write_shop_content, write_tuned_content
 
     history = price_history(result)
     write_parquet(out / "tune.parquet", table)
@@ -134,7 +160,8 @@ def _write_tune(out, game, result, table, summary):
                   f"{summary['budget']:,} G · content {game.digest[:12]} · prices are [A] values of items.toml")
     atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(history, "Item prices across tuning rounds",
                                                                    provenance, p))
-    write_tuned_content(Path(game.directory), out / "content", result.prices)
+    write = write_shop_content if summary["mode"] == "stalkeriada" else write_tuned_content
+    write(Path(game.directory), out / "content", result.prices)
     write_json(out / "manifest.json", manifest(
         ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest,
         files=["manifest.json", "tune.parquet", "prices.parquet", "charts/tune.png", "content/"],

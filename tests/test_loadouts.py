@@ -454,3 +454,16 @@ def test_bad_input_is_one_error_line_and_exit_2(tmp_path, case):
     assert len(lines) == 1 and lines[0].startswith("zonesim: error: ") and message in lines[0], proc.stderr
     assert proc.stdout == "" and not (tmp_path / "out").exists()
 
+
+
+def test_loadouts_for_a_journey_rank_by_completion():
+    """--journey DAYS: every loadout (medkits, Zone-movement and avoidance items
+    included) goes on the same campaigns; the ranking is by completion (Z-41)."""
+    proc = zonesim("loadouts", "--budget", 400, "--journey", 10, "--trials", 300, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    rows = data["loadouts"]
+    assert any("zone_map" in r["description"] for r in rows) and any("medkit" in r["description"] for r in rows)
+    assert all(r["ci_low"] <= r["survival"] <= r["ci_high"] and r["cost"] <= 400 for r in rows)
+    bad = zonesim("loadouts", "--budget", 400, "--journey", 10, "-m", "snork")
+    assert bad.returncode == 2 and "--journey" in bad.stderr

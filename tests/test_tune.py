@@ -114,3 +114,20 @@ def test_bad_input_gets_one_line_and_exit_2(args, expect):
     proc = zonesim("tune", "-m", "snork", "--weapon", "ak47", *args)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert expect in proc.stderr
+
+
+def test_shop_tuning_reaches_a_target_win_rate(tmp_path):
+    """target-winrate=W (Stalkeriada, S-04): the tuned shop's price level makes
+    the strategy win about W of its games, and only the shop prices change."""
+    out = tmp_path / "shop"
+    proc = zonesim("tune", "--mode", "stalkeriada", "--strategy", "cautious", "--trials", 400, "--rounds", 2,
+                   "--objective", "target-winrate=0.15", "--out", out, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["win_rate"] == pytest.approx(0.15, abs=0.03) and data["buyer"] is None
+    tuned = (out / "content" / "stalkeriada.toml").read_text().splitlines()
+    before = (DEFAULT_DIR / "stalkeriada.toml").read_text().splitlines()
+    changed = [(a, b) for a, b in zip(before, tuned) if a != b]
+    assert 1 <= len(changed) <= 3 and all(a.split(" =")[0] in ("ozk", "pliers", "nut") for a, _ in changed)
+    bad = zonesim("tune", "--mode", "stalkeriada", "--objective", "target-survival=0.8")
+    assert bad.returncode == 2 and "target-winrate" in bad.stderr

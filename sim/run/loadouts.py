@@ -62,6 +62,8 @@ from sim.run.value import fight_measure
 
 FIGHT_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape")
 """The item families that can change a dice fight, in enumeration order."""
+JOURNEY_FAMILIES = FIGHT_FAMILIES + ("movement", "avoidance")
+"""Journeys add Zone-movement (Z-25) and event-avoidance (Z-30) items, and medkits."""
 
 
 # --- enumeration
@@ -76,17 +78,19 @@ class _Option:
     fields: tuple = ()
 
 
-def check_families(families) -> tuple:
-    """The families to enumerate, each a known family that acts in a dice fight."""
+def check_families(families, journey=False) -> tuple:
+    """The families to enumerate, each a known family that acts in a dice fight
+    (or, for ``journey``, on a journey)."""
+    usable = JOURNEY_FAMILIES if journey else FIGHT_FAMILIES
     out = tuple(dict.fromkeys(families))
     for family in out:
         if family not in ITEM_FAMILIES:
-            raise LoadoutError(f"--families: unknown family '{family}'; use some of: {', '.join(FIGHT_FAMILIES)}")
-        if family not in FIGHT_FAMILIES:
-            raise LoadoutError(f"--families: '{family}' items do nothing in a dice fight (Z-25..Z-30); "
-                               f"use some of: {', '.join(FIGHT_FAMILIES)}")
+            raise LoadoutError(f"--families: unknown family '{family}'; use some of: {', '.join(usable)}")
+        if family not in usable:
+            where = "on these journeys" if journey else "in a dice fight (Z-25..Z-30)"
+            raise LoadoutError(f"--families: '{family}' items do nothing {where}; use some of: {', '.join(usable)}")
     if not out:
-        raise LoadoutError(f"--families: none given; use some of: {', '.join(FIGHT_FAMILIES)}")
+        raise LoadoutError(f"--families: none given; use some of: {', '.join(usable)}")
     if "modifiers" in out and "firearms" not in out:
         raise LoadoutError("--families: modifiers fit a firearm (Z-21); add firearms or drop modifiers")
     return out
@@ -121,7 +125,7 @@ def _count_options(item, field, max_count, explosive):
             for n in range(top + 1)]
 
 
-def _slots(content: Content, families, max_count):
+def _slots(content: Content, families, max_count, journey=False):
     """The independent choices a loadout is made of, in enumeration order."""
     slots = []
     if "firearms" in families:
@@ -130,12 +134,17 @@ def _slots(content: Content, families, max_count):
         armour = content.family("armour")
         for slot in ("head", "body"):
             slots.append(_single_options([a for a in armour if a["slot"] == slot], slot))
-    if "healing" in families:  # medkits heal only outside combat, where a full-health fight has no use (Z-31)
-        slots += [_count_options(i, "healing", max_count, False) for i in content.family("healing") if i["in_combat"]]
+    if "healing" in families:  # medkits heal only outside combat: of use on journeys, not in one fight (Z-31)
+        slots += [_count_options(i, "healing", max_count, False) for i in content.family("healing")
+                  if i["in_combat"] or journey]
     if "explosives" in families:
         slots += [_count_options(i, "explosives", max_count, True) for i in content.family("explosives")]
     if "escape" in families:
         slots.append(_single_options(content.family("escape"), "escape_item"))
+    for family in ("movement", "avoidance"):  # one active of each (Z-25, Z-30)
+        if family in families:
+            slots.append([_Option(0, 0)] + [_Option(i["price"], 0, ((family, (i.id,)),))
+                                            for i in _available(content.family(family))])
     return slots
 
 
@@ -163,20 +172,21 @@ def _loadout(chosen, character, reputation) -> Loadout:
 
 
 def enumerate_loadouts(content: Content, *, budget, character="novice", max_count=2, families=FIGHT_FAMILIES,
-                       reputation=None, limit=None) -> list[Loadout]:
+                       reputation=None, limit=None, journey=False) -> list[Loadout]:
     """Every legal loadout of ``families`` costing at most ``budget`` G (Z-11, Z-18,
     Z-20..Z-24, Z-32, Z-42), each validated, in a fixed order: firearm (none
     first, then content order, modifier subsets by size), head, body, each
     stimulator's count, each explosive's count, escape item. More than ``limit``
-    loadouts (if given) is an error naming the ways to narrow the search."""
+    loadouts (if given) is an error naming the ways to narrow the search. For
+    a ``journey`` medkits, Zone-movement and avoidance items may be bought too."""
     if budget <= 0:
         raise LoadoutError(f"--budget: {budget}; give a positive amount of G, e.g. --budget 3000")
     if max_count < 0:
         raise LoadoutError(f"--max-count: {max_count}; give 0 or more cards per stimulator or explosive")
-    families = check_families(families)
+    families = check_families(families, journey)
     Loadout(character=character, reputation=reputation).validate(content)
     cap = content.rules["fight"]["max_explosives"]
-    slots = _slots(content, families, max_count)
+    slots = _slots(content, families, max_count, journey)
     out = []
     for chosen in _combinations(slots, budget, cap):
         if limit is not None and len(out) == limit:
@@ -195,7 +205,7 @@ def describe(loadout: Loadout) -> str:
     parts = ["+".join([loadout.weapon, *loadout.mods]) if loadout.weapon else "no firearm"]
     armour = "/".join(a for a in (loadout.head, loadout.body) if a)
     kit = ", ".join(f"{n} {i}" for i, n in (*loadout.healing, *loadout.explosives))
-    parts += [p for p in (armour, kit, loadout.escape_item) if p]
+    parts += [p for p in (armour, kit, loadout.escape_item, *loadout.movement, *loadout.avoidance) if p]
     return " · ".join(parts)
 
 
@@ -376,3 +386,22 @@ def evaluate_loadouts(content: Content, loadouts, groups, strategy, *, trials, s
             on_progress(total, total, None)
     return LoadoutsResult(content, list(loadouts), tuple(groups), survivors, trials, seed, strategy.name,
                           time.perf_counter() - start)
+
+
+def evaluate_journey_loadouts(content: Content, loadouts, strategy, *, days, trials, seed,
+                              on_progress=None) -> LoadoutsResult:
+    """Send every loadout on the same ``trials`` campaigns of ``days`` days (common
+    random numbers, ``sim.run.journey.simulate_journey``); the "survival" of the
+    result is the chance to finish every order (Z-41)."""
+    from sim.run.journey import simulate_journey
+
+    if trials < 1:
+        raise LoadoutError(f"--trials: {trials}; give at least 1 campaign per loadout")
+    start = time.perf_counter()
+    done = np.zeros((len(loadouts), 1), np.int64)
+    for i, loadout in enumerate(loadouts):
+        done[i, 0] = simulate_journey(content, loadout, strategy, days=days, trials=trials, seed=seed).counts[0]
+        if on_progress:
+            on_progress((i + 1) * trials, len(loadouts) * trials, None)
+    return LoadoutsResult(content, list(loadouts), (MixGroup((f"{days}-day journey",), 1.0),), done, trials, seed,
+                          strategy.name, time.perf_counter() - start)

@@ -239,3 +239,122 @@ def diff_lines(result: TuneResult):
     """``item: old -> new`` lines for the items whose price changed."""
     return [f"{i}: {result.start[i]} -> {p} G" for i, p in sorted(result.prices.items()) if p != result.start[i]]
 
+
+
+# --- Stalkeriada shop prices ---------------------------------------------------------
+
+def parse_shop_objective(text: str):
+    """``("equal-value", None)`` or ``("target-winrate", W)`` for the shop."""
+    if text == "equal-value":
+        return "equal-value", None
+    name, _, value = text.partition("=")
+    try:
+        w = float(value)
+    except ValueError:
+        w = math.nan
+    if name != "target-winrate" or not 0 < w < 1:
+        raise LoadoutError(f"--objective: '{text}'; in --mode stalkeriada use equal-value or target-winrate=W "
+                           "with 0 < W < 1, e.g. target-winrate=0.3")
+    return name, w
+
+
+def write_shop_content(source: Path, target: Path, prices: dict) -> Path:
+    """A copy of the content folder whose ``stalkeriada.toml`` [shop] has ``prices``."""
+    import shutil
+
+    text = (source / "stalkeriada.toml").read_text(encoding="utf-8")
+    head, shop, tail = re.split(r"(?m)^(\[shop\].*\n(?:(?!^\[).*\n)*)", text, maxsplit=1)
+    for item, price in prices.items():
+        shop, n = re.subn(rf"(?m)^{item} = \d+", f"{item} = {int(price)}", shop)
+        if n != 1:
+            raise LoadoutError(f"{source / 'stalkeriada.toml'}: shop.{item} not found as `{item} = N`")
+    staging = target.with_name(target.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(source, staging)
+    (staging / "stalkeriada.toml").write_text(head + shop + tail, encoding="utf-8")
+    staging.rename(target)
+    return target
+
+
+def tune_shop(content: Content, strategy, opponents, *, objective="equal-value", rounds=8, damping=0.5,
+              games=2000, seed=1, on_round=None) -> TuneResult:
+    """Tune the Stalkeriada shop prices (OZK, pliers, nut; S-04) for a planner
+    strategy at a table with ``opponents``: each item's value is its win-rate
+    change (``sim.run.value.stalkeriada_values``), its fair price per card that
+    value at the least-squares rate; prices move ``damping`` of the way with
+    their total kept, until each lies inside its interval. ``target-winrate=W``
+    then bisects one price level so the strategy wins with probability W."""
+    import shutil
+    import tempfile
+
+    from sim.content.load import load_content
+    from sim.content.stalkeriada import load_stalkeriada
+    from sim.run.value import STALKERIADA_ITEMS
+
+    kind, target = parse_shop_objective(objective)
+    if not 0 < damping <= 1 or rounds < 1:
+        raise LoadoutError(f"--damping {damping} / --rounds {rounds}: give a fraction in (0, 1] and at least 1 round")
+    source = Path(content.directory)
+    shop = load_stalkeriada(content).settings["shop"]
+    start = {item: shop[item] for item, _ in STALKERIADA_ITEMS}
+    prices, rows, work = dict(start), [], Path(tempfile.mkdtemp(prefix="zonesim-shop-"))
+
+    def at(p, tag):
+        return load_content(write_shop_content(source, work / tag, p))
+
+    try:
+        return _tune_shop_rounds(at, start, prices, rows, strategy, opponents, kind, target, rounds, damping, games,
+                                 seed, on_round)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _tune_shop_rounds(at, start, prices, rows, strategy, opponents, kind, target, rounds, damping, games, seed,
+                      on_round):
+    """The measure-and-move rounds, then the price level, of ``tune_shop``."""
+    from sim.run.value import stalkeriada_values
+
+    converged = False
+    for r in range(1, rounds + 1):
+        values = stalkeriada_values(at(prices, f"round{r}"), strategy, opponents, games=games, seed=seed)
+        fair = {}
+        if values.rate > 0:
+            for row in values.table.iter_rows(named=True):
+                per_card = 1.0 / (values.rate * row["count"])
+                fair[row["item"]] = {"fair_price": max(1.0, row["value"] * per_card), "fair_low": row["ci_low"] * per_card,
+                                     "fair_high": row["ci_high"] * per_card, "value": row["value"],
+                                     "ci_low": row["ci_low"], "ci_high": row["ci_high"],
+                                     "half_width": (row["ci_high"] - row["ci_low"]) * per_card / 2}
+        for item in prices:
+            rows.append({"round": r, "item": item, "price": prices[item], **(fair.get(item) or _NO_FAIR)})
+        converged = bool(fair) and all(abs(f["fair_price"] - prices[i]) <= max(1.0, f["half_width"])
+                                       for i, f in fair.items())
+        prices = _step(prices, fair, damping)
+        if on_round:
+            on_round(r, rounds)
+        if converged:
+            break
+    level, win = 1.0, None
+    if kind == "target-winrate":
+        lo, hi = 0.05, 20.0
+        for k in range(10):
+            mid = math.sqrt(lo * hi)
+            scaled = {i: max(1.0, p * mid) for i, p in prices.items()}
+            win = _win_rate(at(scaled, f"level{k}"), strategy, opponents, games, seed)
+            level = mid
+            if win > target:
+                lo = mid
+            else:
+                hi = mid
+        prices = {i: max(1.0, p * level) for i, p in prices.items()}
+    else:
+        win = _win_rate(at(prices, "final"), strategy, opponents, games, seed)
+    return TuneResult(start, {i: int(round(p)) for i, p in prices.items()}, pl.DataFrame(rows), r, converged,
+                      None, win, level)
+
+
+def _win_rate(content, strategy, opponents, games, seed):
+    from sim.run.stalkeriada import simulate_stalkeriada
+
+    result = simulate_stalkeriada(content, [strategy, *opponents], games=games, seed=seed, rotate_seats=True)
+    return int(result.win_rates()["wins"][0]) / result.games
