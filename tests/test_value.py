@@ -4,6 +4,7 @@ is worth more, and paired intervals are narrower than unpaired ones."""
 
 import json
 import math
+import re
 import shutil
 
 import numpy as np
@@ -253,3 +254,43 @@ def test_value_cli_stalkeriada_mode():
         assert r["ci_low"] <= r["value"] <= r["ci_high"] and r["paired_se"] < r["unpaired_se"]
     bad = zonesim("value", "--mode", "stalkeriada", "--opponents", "")
     assert bad.returncode == 2 and "--opponents" in bad.stderr
+
+
+def test_fair_price_of_a_medkit_matches_a_hand_calculation(tmp_path):
+    """A toy fight with no dice: a verzila (35 HP) starting at 28 HP, unarmed,
+    against a monster that cannot die and hits for exactly 1 a round, for 30
+    rounds (Z-38). Alone he dies (28 < 30). A medkit healed before the fight
+    (+5, Z-31) brings him to 33: he survives. A helmet (defence 1, Z-23) stops
+    every hit: he survives. So both are worth exactly +1 survival, the exchange
+    rate is (100 x 1 + 200 x 1) / (100^2 + 200^2) = 0.006 per G, and the fair
+    price of each is 1 / 0.006 = 166.67 G."""
+    folder = tmp_path / "toy"
+    shutil.copytree(DEFAULT_DIR, folder)
+    items = (folder / "items.toml").read_text(encoding="utf-8")
+    blocks = re.split(r"(?m)^(?=\[)", items)
+    keep = [b for b in blocks if not b.startswith("[") or b.split("]")[0] in ("[healing.medkit", "[armour.helmet")]
+    (folder / "items.toml").write_text("".join(keep), encoding="utf-8")
+    with open(folder / "monsters.toml", "a", encoding="utf-8") as f:
+        f.write("\n[tick]\nhp = 1000\ndice = 0\nbonus = 1\ndefence = 0\n")
+    toy = load_content(folder)
+    assert toy.items["medkit"]["price"] == 100 and toy.items["helmet"]["price"] == 200
+    base = Loadout(character="verzila", hp=28)
+    result = item_values(toy, base, fight_measure(toy, ["tick"], strategies.get("fighter")), trials=500, seed=1)
+    row = {r["item"]: r for r in result.table.iter_rows(named=True)}
+    assert result.base_survival == 0
+    assert row["medkit"]["value"] == row["helmet"]["value"] == 1.0
+    assert result.rate == pytest.approx(0.006)
+    assert row["medkit"]["fair_price"] == pytest.approx(1 / 0.006)
+    assert row["medkit"]["verdict"] == "under-priced" and row["helmet"]["verdict"] == "over-priced"
+
+
+def test_held_items_are_valued_by_removal(content, values):
+    """An item the reference loadout carries is valued when removed: base minus
+    base-without, on the same dice, with the cost it saves as its extra cost."""
+    fighter = strategies.get("fighter")
+    p0 = simulate_fight(content, BASE, ["bloodsucker"], fighter, trials=TRIALS, seed=3).probabilities["p_survive"]
+    bare = Loadout(weapon="ak47")
+    p1 = simulate_fight(content, bare, ["bloodsucker"], fighter, trials=TRIALS, seed=3).probabilities["p_survive"]
+    held = _row(values, "stimulator (held)")
+    assert held["value"] == pytest.approx(p0 - p1, abs=1e-12) and held["cost_change"] == content.items["stimulator"]["price"]
+    assert held["ci_low"] > 0 and _row(values, "ak47 (held)")["value"] > held["value"]

@@ -62,7 +62,7 @@ def buyer(content: Content, base: Loadout, values: pl.DataFrame, budget: int) ->
     """The loadout a buyer with ``budget`` G builds from ``base``: items with a
     positive value, most value per G first, each change kept if it is legal,
     affordable and does not undo an earlier choice of the same slot."""
-    ranked = values.filter(pl.col("value") > 0).with_columns(
+    ranked = values.filter((pl.col("value") > 0) & pl.col("item").is_in(list(content.items))).with_columns(
         (pl.col("value") / pl.col("price")).alias("per_g")).sort(["per_g", "item"], descending=[True, False])
     loadout, taken = base, set()
     for item_id in ranked["item"]:

@@ -63,6 +63,37 @@ def item_variants(content: Content, base: Loadout):
     return out
 
 
+HELD = " (held)"
+
+
+def held_variants(content: Content, base: Loadout):
+    """``[(item_id + HELD, loadout)]``: ``base`` without each card it carries (a
+    firearm with its modifiers, a modifier, head or body armour, one healing
+    item or explosive, the escape item). Its value is base minus without."""
+    out = []
+
+    def drop(item_id, **changes):
+        try:
+            out.append((item_id + HELD, replace(base, **changes).validate(content)))
+        except LoadoutError:
+            pass
+
+    if base.weapon:
+        drop(base.weapon, weapon=None, mods=())
+    for mod in base.mods:
+        drop(mod, mods=tuple(m for m in base.mods if m != mod))
+    for slot in ("head", "body"):
+        if getattr(base, slot):
+            drop(getattr(base, slot), **{slot: None})
+    for field_name in ("healing", "explosives"):
+        for item_id, n in getattr(base, field_name):
+            fewer = tuple((i, k - (i == item_id)) for i, k in getattr(base, field_name))
+            drop(item_id, **{field_name: tuple((i, k) for i, k in fewer if k > 0)})
+    if base.escape_item:
+        drop(base.escape_item, escape_item=None)
+    return out
+
+
 def survived(template, strategy, *, trials, seed, first=0):
     """Per-trial survival (1 unless the stalker died) of trials ``first .. first + trials - 1``
     of the fight whose kernel view is ``template``."""
@@ -133,7 +164,7 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
     start = time.perf_counter()
     run_base = measure(base)
     variants, runs = [], []
-    for item_id, loadout in item_variants(content, base):
+    for item_id, loadout in item_variants(content, base) + held_variants(content, base):
         try:
             runs.append(measure(loadout))
         except LoadoutError:  # e.g. a third healing kind in a skirmish
@@ -160,14 +191,16 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
             break
     p0 = survivors0 / n
     rows = []
-    for (item_id, loadout), (alive, total, total_sq) in zip(variants, sums):
+    for (label, loadout), (alive, total, total_sq) in zip(variants, sums):
         mean, p1 = total / n, alive / n
         paired_se = math.sqrt(max(0.0, (total_sq - n * mean * mean) / (n - 1)) / n)
         unpaired_se = math.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / n)
-        rows.append({"item": item_id, "family": content.items[item_id].family,
-                     "price": content.items[item_id]["price"], "cost_change": loadout.cost(content) - base.cost(content),
-                     "p_survive": p1, "value": mean, "ci_low": mean - Z95 * paired_se, "ci_high": mean + Z95 * paired_se,
-                     "paired_se": paired_se, "unpaired_se": unpaired_se})
+        item_id = label.removesuffix(HELD)
+        sign = -1 if label.endswith(HELD) else 1  # held: the value of keeping it, base minus without
+        mean, cost = sign * mean, sign * (loadout.cost(content) - base.cost(content))
+        rows.append({"item": label, "family": content.items[item_id].family, "price": content.items[item_id]["price"],
+                     "cost_change": cost, "p_survive": p1, "value": mean, "ci_low": mean - Z95 * paired_se,
+                     "ci_high": mean + Z95 * paired_se, "paired_se": paired_se, "unpaired_se": unpaired_se})
     table, rate = priced_table(rows)
     return ValueResult(table, p0, rate, n, seed, time.perf_counter() - start)
 
