@@ -2,6 +2,7 @@
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -52,8 +53,8 @@ def tune(
     converts value to G at the market's exchange rate (a least-squares fit
     through the origin), and moves each price part of the way (--damping),
     keeping the total of the moved prices. The buyer then re-shops with
-    --budget at the new prices, by value per G. Stops when every price moved
-    less than half its fair-price interval, or after --rounds. Items that change
+    --budget at the new prices, by value per G. Stops when every price lies
+    inside its fair-price interval, or after --rounds. Items that change
     nothing in this mode (an escape item for a fighter) keep their price.
 
     \b
@@ -91,10 +92,11 @@ def tune(
     else:
         base = _loadout(game, **loadout)
         check_monsters(game, monster)
-        name, _ = next(iter(_value_measures(game, mode, [strategy] if strategy else [], monster).items()))
+        name, measure = next(iter(_value_measures(game, mode, [strategy] if strategy else [], monster, base, trials,
+                                                  seed).items()))
 
-        def measure_for(current):
-            return _value_measures(current, mode, [strategy] if strategy else [], monster)[name]
+        def measure_for(current):  # the same fight or skirmish at the round's prices
+            return replace(measure, content=current)
 
         with cluster(scheduler, workers) as client:
             result = _with_progress(lambda cb: tune_prices(game, base, measure_for, budget=budget,

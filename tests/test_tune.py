@@ -131,3 +131,13 @@ def test_shop_tuning_reaches_a_target_win_rate(tmp_path):
     assert 1 <= len(changed) <= 3 and all(a.split(" =")[0] in ("ozk", "pliers", "nut") for a, _ in changed)
     bad = zonesim("tune", "--mode", "stalkeriada", "--objective", "target-survival=0.8")
     assert bad.returncode == 2 and "target-winrate" in bad.stderr
+
+
+def test_tune_under_the_strongest_strategy_searches_once():
+    """--strategy strongest: the search runs once for the reference loadout and
+    every round measures under the strategy it found."""
+    proc = zonesim("tune", "-m", "chimera", "--weapon", "ak47", "--reputation", 4, "--strategy", "strongest",
+                   "--trials", 3000, "--rounds", 2, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["strategy"] != "strongest" and data["rounds"] <= 2

@@ -231,19 +231,31 @@ def terrain_sweep(make, strategy: SkirmishStrategy, arena, distances, *, trials,
     return pl.DataFrame(rows)
 
 
-def skirmish_measure(content, sk, monsters, arena, strategy: SkirmishStrategy, distance=None):
+@dataclass(frozen=True)
+class SkirmishMeasure:
     """The measure of ``sim.run.value.item_values`` for skirmishes: a one-stalker
     party's per-trial survival against ``monsters`` (each fighter rolls from its
     own stream, so loadouts meet the same dice)."""
-    from sim.content.skirmish import make_setup
 
-    def measure(loadout):
-        template = skirmish_template(make_setup(content, sk, [loadout], list(monsters), arena, strategy.name,
-                                                distance))
+    content: object
+    sk: object
+    monsters: tuple
+    arena: object
+    strategy: SkirmishStrategy
+    distance: int | None = None
+
+    def __call__(self, loadout):
+        from sim.content.skirmish import make_setup
+
+        template = skirmish_template(make_setup(self.content, self.sk, [loadout], list(self.monsters), self.arena,
+                                                self.strategy.name, self.distance))
 
         def run(trials, seed, first):
             out = np.empty(trials, np.int8)
-            K.skirmish_survival(seed, first, trials, template, _fns(strategy), out)
+            K.skirmish_survival(seed, first, trials, template, _fns(self.strategy), out)
             return out.astype(bool)
         return run
-    return measure
+
+
+def skirmish_measure(content, sk, monsters, arena, strategy: SkirmishStrategy, distance=None) -> SkirmishMeasure:
+    return SkirmishMeasure(content, sk, tuple(monsters), arena, strategy, distance)
