@@ -121,16 +121,21 @@ def fight_measure(content: Content, monsters, strategy) -> FightMeasure:
     return FightMeasure(content, tuple(monsters), strategy)
 
 
-def _value_sums(loadouts, measure, base, size, seed, first):
-    """Per loadout: survivors, sum and sum of squares of the per-trial change
-    against ``base`` on trials ``first ..`` (a task of a sweep); and the base's survivors."""
-    s0 = measure(base)(size, seed, first)
-    out = np.zeros((len(loadouts), 3))
-    for i, loadout in enumerate(loadouts):
-        s1 = measure(loadout)(size, seed, first)
+def _change_sums(run_base, runs, size, seed, first):
+    """Per run: survivors, sum and sum of squares of the per-trial change against
+    ``run_base`` on trials ``first .. first + size - 1``; and the base's survivors."""
+    s0 = run_base(size, seed, first)
+    out = np.zeros((len(runs), 3))
+    for i, run in enumerate(runs):
+        s1 = run(size, seed, first)
         diff = s1.astype(np.int64) - s0
         out[i] = (s1.sum(), diff.sum(), (diff * diff).sum())
     return out, int(s0.sum())
+
+
+def _value_sums(loadouts, measure, base, size, seed, first):
+    """``_change_sums`` of ``loadouts`` against ``base`` (a task of a sweep)."""
+    return _change_sums(measure(base), [measure(lo) for lo in loadouts], size, seed, first)
 
 
 @dataclass
@@ -175,12 +180,9 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
     while n < trials:
         size = min(chunk, trials - n)
         if client is None:
-            s0 = run_base(size, seed, n)
-            survivors0 += int(s0.sum())
-            for i, run in enumerate(runs):
-                s1 = run(size, seed, n)
-                diff = s1.astype(np.int64) - s0
-                sums[i] += (s1.sum(), diff.sum(), (diff * diff).sum())
+            chunk_sums, alive = _change_sums(run_base, runs, size, seed, n)
+            sums += chunk_sums
+            survivors0 += alive
         else:
             parts = map_batches(client, _value_sums, batches([lo for _, lo in variants], batch), measure, base,
                                 size, seed, n)
