@@ -42,20 +42,23 @@ def with_prices(content: Content, prices: dict) -> Content:
     return replace(content, items=MappingProxyType(items))
 
 
-def parse_objective(text: str):
-    """``("equal-value", None)`` or ``("target-survival", P)``."""
+def _parse_objective(text: str, name: str, example: str):
+    """``("equal-value", None)`` or ``(name, X)`` with 0 < X < 1."""
     if text == "equal-value":
         return "equal-value", None
-    name, _, value = text.partition("=")
-    if name == "target-survival":
-        try:
-            p = float(value)
-        except ValueError:
-            p = math.nan
-        if not 0 < p < 1:
-            raise LoadoutError(f"--objective: '{text}'; give target-survival=P with 0 < P < 1, e.g. target-survival=0.8")
-        return name, p
-    raise LoadoutError(f"--objective: '{text}'; use equal-value or target-survival=P")
+    key, _, value = text.partition("=")
+    try:
+        x = float(value)
+    except ValueError:
+        x = math.nan
+    if key != name or not 0 < x < 1:
+        raise LoadoutError(f"--objective: '{text}'; use equal-value or {name}=X with 0 < X < 1, e.g. {example}")
+    return name, x
+
+
+def parse_objective(text: str):
+    """``("equal-value", None)`` or ``("target-survival", P)``."""
+    return _parse_objective(text, "target-survival", "target-survival=0.8")
 
 
 def buyer(content: Content, base: Loadout, values: pl.DataFrame, budget: int) -> Loadout:
@@ -131,7 +134,7 @@ def tune_prices(content: Content, base: Loadout, measure_for, *, budget, objecti
             f = fair.get(item_id)
             rows.append({"round": r, "item": item_id, "price": prices[item_id], **(f or _NO_FAIR)})
         moved = _step(prices, fair, damping)
-        converged = all(abs(f["fair_price"] - prices[i]) <= max(1.0, f["half_width"]) for i, f in fair.items())
+        converged = _inside(prices, fair)
         prices = moved
         reference = buyer(with_prices(content, prices), base, result.table, budget)
         if on_round:
@@ -151,8 +154,9 @@ _NO_FAIR = {"fair_price": None, "fair_low": None, "fair_high": None, "value": No
 
 
 def _fair(table, prices):
-    """Fair price per tuned item: what the loadout change should cost (value /
-    rate) plus the price of what it replaces (a swapped firearm or armour), with
+    """Fair price per card of each tuned item: what the loadout change should
+    cost (value / rate, shared over its ``count`` cards, 1 unless the table
+    says) plus the price of what it replaces (a swapped firearm or armour), with
     its interval. The rate is the least-squares slope through the origin of
     value against cost over the tuned items that add cost. Items that change no
     trial at all (their interval is exactly 0, e.g. an escape item for a
@@ -165,13 +169,19 @@ def _fair(table, prices):
     if not rate > 0:
         return out
     for row in rows:
-        item_id = row["item"]
-        replaced = row["price"] - row["cost_change"]
-        out[item_id] = {"fair_price": max(1.0, replaced + row["value"] / rate),
-                        "fair_low": replaced + row["ci_low"] / rate, "fair_high": replaced + row["ci_high"] / rate,
-                        "value": row["value"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-                        "half_width": (row["ci_high"] - row["ci_low"]) / rate / 2}
+        per_card = rate * row.get("count", 1)
+        replaced = row["price"] - row["cost_change"] / row.get("count", 1)
+        out[row["item"]] = {"fair_price": max(1.0, replaced + row["value"] / per_card),
+                            "fair_low": replaced + row["ci_low"] / per_card,
+                            "fair_high": replaced + row["ci_high"] / per_card, "value": row["value"],
+                            "ci_low": row["ci_low"], "ci_high": row["ci_high"],
+                            "half_width": (row["ci_high"] - row["ci_low"]) / per_card / 2}
     return out
+
+
+def _inside(prices, fair):
+    """Every price with a fair price lies inside its interval (at least 1 G wide)."""
+    return all(abs(f["fair_price"] - prices[i]) <= max(1.0, f["half_width"]) for i, f in fair.items())
 
 
 def _step(prices, fair, damping):
@@ -190,29 +200,34 @@ def _survival(content, prices, loadout, measure_for, trials, seed):
 
 
 def _price_level(content, base, prices, measure_for, budget, target, values, trials, seed):
-    """Bisect a common price multiplier so the buyer's loadout survives with ``target``."""
+    """The common price multiplier at which the buyer's loadout survives with ``target``."""
+    def survival(scaled, _):
+        kit = buyer(with_prices(content, scaled), base, values, budget)
+        return _survival(content, scaled, kit, measure_for, trials, seed), kit
+
+    level, scaled, (p, kit) = _bisect_level(prices, target, survival, steps=12)
+    return level, scaled, kit, p
+
+
+def _bisect_level(prices, target, outcome, steps):
+    """Bisect one common price multiplier (geometrically, within 0.05..20) so that
+    ``outcome(scaled_prices, k)[0]``, which falls as prices rise, meets ``target``;
+    the last (multiplier, scaled prices, outcome)."""
     lo, hi = 0.05, 20.0
-    best = None
-    for _ in range(12):
+    for k in range(steps):
         mid = math.sqrt(lo * hi)
         scaled = {i: max(1.0, p * mid) for i, p in prices.items()}
-        kit = buyer(with_prices(content, scaled), base, values, budget)
-        p = _survival(content, scaled, kit, measure_for, trials, seed)
-        best = (mid, scaled, kit, p)
-        if p > target:
-            lo = mid  # too much survival for the money: dearer
+        got = outcome(scaled, k)
+        if got[0] > target:
+            lo = mid  # too much for the money: dearer
         else:
             hi = mid
-    return best
+    return mid, scaled, got
 
 
 def write_tuned_content(source: Path, target: Path, prices: dict) -> Path:
     """A copy of the content folder ``source`` whose ``items.toml`` carries the
     tuned prices, comments and layout kept (the designer's diff)."""
-    import shutil
-
-    if target.exists():
-        raise LoadoutError(f"{target}: already exists; give a new folder for the tuned content")
     text = (source / "items.toml").read_text(encoding="utf-8")
     for item_id, price in prices.items():
         pattern = re.compile(rf"(^\[[a-z_]+\.{re.escape(item_id)}\]\n(?:(?!^\[).*\n)*?price = )\d+", re.M)
@@ -220,11 +235,21 @@ def write_tuned_content(source: Path, target: Path, prices: dict) -> Path:
         if n != 1:
             raise LoadoutError(f"{source / 'items.toml'}: {item_id}.price not found as `price = N`; "
                                "write the tuned prices by hand")
+    return _copy_with(source, target, "items.toml", text)
+
+
+def _copy_with(source: Path, target: Path, name: str, text: str) -> Path:
+    """A copy of the content folder ``source`` at ``target`` with file ``name``
+    holding ``text``; the folder appears whole or not at all."""
+    import shutil
+
+    if target.exists():
+        raise LoadoutError(f"{target}: already exists; give a new folder for the tuned content")
     staging = target.with_name(target.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     shutil.copytree(source, staging)
-    (staging / "items.toml").write_text(text, encoding="utf-8")
-    staging.rename(target)  # the tuned folder appears whole or not at all
+    (staging / name).write_text(text, encoding="utf-8")
+    staging.rename(target)
     return target
 
 
@@ -240,40 +265,22 @@ def diff_lines(result: TuneResult):
     return [f"{i}: {result.start[i]} -> {p} G" for i, p in sorted(result.prices.items()) if p != result.start[i]]
 
 
-
 # --- Stalkeriada shop prices ---------------------------------------------------------
 
 def parse_shop_objective(text: str):
     """``("equal-value", None)`` or ``("target-winrate", W)`` for the shop."""
-    if text == "equal-value":
-        return "equal-value", None
-    name, _, value = text.partition("=")
-    try:
-        w = float(value)
-    except ValueError:
-        w = math.nan
-    if name != "target-winrate" or not 0 < w < 1:
-        raise LoadoutError(f"--objective: '{text}'; in --mode stalkeriada use equal-value or target-winrate=W "
-                           "with 0 < W < 1, e.g. target-winrate=0.3")
-    return name, w
+    return _parse_objective(text, "target-winrate", "target-winrate=0.3 (in --mode stalkeriada)")
 
 
 def write_shop_content(source: Path, target: Path, prices: dict) -> Path:
     """A copy of the content folder whose ``stalkeriada.toml`` [shop] has ``prices``."""
-    import shutil
-
     text = (source / "stalkeriada.toml").read_text(encoding="utf-8")
     head, shop, tail = re.split(r"(?m)^(\[shop\].*\n(?:(?!^\[).*\n)*)", text, maxsplit=1)
     for item, price in prices.items():
         shop, n = re.subn(rf"(?m)^{item} = \d+", f"{item} = {int(price)}", shop)
         if n != 1:
             raise LoadoutError(f"{source / 'stalkeriada.toml'}: shop.{item} not found as `{item} = N`")
-    staging = target.with_name(target.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(source, staging)
-    (staging / "stalkeriada.toml").write_text(head + shop + tail, encoding="utf-8")
-    staging.rename(target)
-    return target
+    return _copy_with(source, target, "stalkeriada.toml", head + shop + tail)
 
 
 def tune_shop(content: Content, strategy, opponents, *, objective="equal-value", rounds=8, damping=0.5,
@@ -317,36 +324,20 @@ def _tune_shop_rounds(at, start, prices, rows, strategy, opponents, kind, target
     converged = False
     for r in range(1, rounds + 1):
         values = stalkeriada_values(at(prices, f"round{r}"), strategy, opponents, games=games, seed=seed)
-        fair = {}
-        if values.rate > 0:
-            for row in values.table.iter_rows(named=True):
-                per_card = 1.0 / (values.rate * row["count"])
-                fair[row["item"]] = {"fair_price": max(1.0, row["value"] * per_card), "fair_low": row["ci_low"] * per_card,
-                                     "fair_high": row["ci_high"] * per_card, "value": row["value"],
-                                     "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-                                     "half_width": (row["ci_high"] - row["ci_low"]) * per_card / 2}
+        fair = _fair(values.table, prices)
         for item in prices:
             rows.append({"round": r, "item": item, "price": prices[item], **(fair.get(item) or _NO_FAIR)})
-        converged = bool(fair) and all(abs(f["fair_price"] - prices[i]) <= max(1.0, f["half_width"])
-                                       for i, f in fair.items())
+        converged = bool(fair) and _inside(prices, fair)
         prices = _step(prices, fair, damping)
         if on_round:
             on_round(r, rounds)
         if converged:
             break
-    level, win = 1.0, None
+    level = 1.0
     if kind == "target-winrate":
-        lo, hi = 0.05, 20.0
-        for k in range(10):
-            mid = math.sqrt(lo * hi)
-            scaled = {i: max(1.0, p * mid) for i, p in prices.items()}
-            win = _win_rate(at(scaled, f"level{k}"), strategy, opponents, games, seed)
-            level = mid
-            if win > target:
-                lo = mid
-            else:
-                hi = mid
-        prices = {i: max(1.0, p * level) for i, p in prices.items()}
+        level, prices, (win,) = _bisect_level(
+            prices, target, lambda scaled, k: (_win_rate(at(scaled, f"level{k}"), strategy, opponents, games, seed),),
+            steps=10)
     else:
         win = _win_rate(at(prices, "final"), strategy, opponents, games, seed)
     return TuneResult(start, {i: int(round(p)) for i, p in prices.items()}, pl.DataFrame(rows), r, converged,
