@@ -298,10 +298,12 @@ def value(
     opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the "
                                                                                "table in --mode stalkeriada."),
     synergy: bool = typer.Option(False, "--synergy", help="Also measure pairs that interact (the firearm's "
-                                                         "modifiers two by two, Doktor with each stimulator): "
-                                                         "the pair's value minus the sum of its parts."),
-    pair: List[str] = typer.Option([], metavar="A,B", help="A pair to measure for --synergy (item ids, or "
-                                                          "character=ID); repeat. Default: the interacting pairs."),
+                                                         "modifiers two by two, Doktor with each stimulator, each "
+                                                         "escape item with two more reputation): the pair's value "
+                                                         "minus the sum of its parts."),
+    pair: List[str] = typer.Option([], metavar="A,B", help="A pair to measure for --synergy (item ids, "
+                                                          "character=ID or reputation=N); repeat. Default: the "
+                                                          "interacting pairs."),
     trials: int = typer.Option(200_000, help="Fights per loadout (every loadout fights the same trials); with "
                                              "--target-ci, the cap."),
     target_ci: Optional[float] = typer.Option(None, help="Add trials until every value's 95% interval is narrower "
@@ -388,7 +390,8 @@ def value(
             write_parquet(out / "synergy.parquet", pairs)
         write_json(out / "manifest.json", manifest(
             ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest,
-            files=["manifest.json", "value.parquet"], **{k: v for k, v in summary.items() if k != "items"}))
+            files=["manifest.json", "value.parquet", *(["synergy.parquet"] if pairs is not None else [])],
+            **{k: v for k, v in summary.items() if k != "items"}))
     if as_json:
         print(json.dumps(summary))
         return
