@@ -1,5 +1,6 @@
 """Shared fixtures: the default content, kernel runs in the reference's terms."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -68,6 +69,13 @@ def zonesim(*args, cwd=None, env=None):
     """Run ``python -m sim ARGS`` and capture its output."""
     return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
                           timeout=300, cwd=cwd, env=env)
+
+
+def zonesim_json(*args, cwd=None, env=None):
+    """Run ``python -m sim ARGS --json``; it must succeed; its JSON."""
+    proc = zonesim(*args, "--json", cwd=cwd, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
 
 
 def extra_monster(tmp_path, name, hp, dice, bonus, defence):

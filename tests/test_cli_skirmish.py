@@ -4,20 +4,17 @@ and one clear line with exit 2 for bad input."""
 
 import json
 import shlex
-from pathlib import Path
 
 import polars as pl
 import pytest
 
-from tests.conftest import DATA, edited_content, zonesim
+from tests.conftest import DATA, edited_content, zonesim, zonesim_json
 
 REPLAYS = DATA / "skirmish_replays"
 
 
 def _json(*args):
-    proc = zonesim("skirmish", *args, "--json")
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return zonesim_json("skirmish", *args)
 
 
 @pytest.fixture(scope="module")

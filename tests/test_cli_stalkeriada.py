@@ -7,19 +7,13 @@ import json
 import polars as pl
 import pytest
 
-from tests.conftest import zonesim
-
-
-def _json(*args, cwd=None):
-    proc = zonesim(*args, "--json", cwd=cwd)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+from tests.conftest import zonesim, zonesim_json
 
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     out = tmp_path_factory.mktemp("st") / "run"
-    data = _json("stalkeriada", "--games", 300, "--seed", 3, "--rotate-seats", "--out", out)
+    data = zonesim_json("stalkeriada", "--games", 300, "--seed", 3, "--rotate-seats", "--out", out)
     return data, out
 
 
@@ -51,14 +45,14 @@ def test_out_writes_tables_charts_and_manifest(written):
 
 
 def test_same_seed_same_numbers_for_any_thread_count():
-    one = _json("stalkeriada", "--games", 200, "--seed", 9, "--threads", "1")
-    two = _json("stalkeriada", "--games", 200, "--seed", 9, "--threads", "2")
+    one = zonesim_json("stalkeriada", "--games", 200, "--seed", 9, "--threads", "1")
+    two = zonesim_json("stalkeriada", "--games", 200, "--seed", 9, "--threads", "2")
     for key in ("win_rates", "length", "per_player", "items", "turns"):
         assert one[key] == two[key]
 
 
 def test_round_robin_matrix(tmp_path):
-    data = _json("stalkeriada-matrix", "--players", "cautious,rush,greedy", "--games", 100, "--seed", 2,
+    data = zonesim_json("stalkeriada-matrix", "--players", "cautious,rush,greedy", "--games", 100, "--seed", 2,
                  "--out", tmp_path / "rr")
     cells = {(r["strategy"], r["against"]): r for r in data["matrix"]}
     assert len(cells) == 6
@@ -95,7 +89,7 @@ def test_a_users_strategy_file_plugs_in(tmp_path):
     path.write_text("from strategies.stalkeriada import planner_strategy\n"
                     "HOARDER = planner_strategy('hoarder', 'buys everything, goes home full', pliers=1, ozk=1, "
                     "nuts=3, reserve=0, home_at=5, jelly=1, sell_min=1000, throw=1)\n")
-    data = _json("stalkeriada", "--players", f"{path}:HOARDER,greedy", "--games", 200, "--seed", 4)
+    data = zonesim_json("stalkeriada", "--players", f"{path}:HOARDER,greedy", "--games", 200, "--seed", 4)
     assert [r["strategy"] for r in data["win_rates"]] == ["hoarder", "greedy", "(no winner)"]
     hoarder = data["per_player"][0]
     assert hoarder["bought_ozk"] > 0 and hoarder["jelly_orders"] > 0

@@ -24,7 +24,7 @@ from sim.run.fight import fight_template, simulate_fight
 from sim.run.loadouts import (MixGroup, best_per_step, enumerate_loadouts, evaluate_loadouts,
                               load_mix, monster_mix, pareto_flags, step_budgets)
 from sim.run.value import survived
-from tests.conftest import edit_file, zonesim
+from tests.conftest import edit_file, zonesim, zonesim_json
 
 GEAR = ("firearms", "modifiers", "armour", "healing")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -358,9 +358,7 @@ def test_a_missing_mix_file(content, tmp_path):
 
 
 def _json(*args, env=None):
-    proc = zonesim("loadouts", *args, "--json", env=env)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return zonesim_json("loadouts", *args, env=env)
 
 
 SMALL_RUN = ["--budget", 700, "-m", "snork", "--families", ",".join(GEAR), "--trials", 5000, "--step", 200]
