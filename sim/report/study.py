@@ -88,15 +88,10 @@ def _tier(content, path, name, spec):
 
 
 def describe(loadout: Loadout) -> str:
-    parts = [loadout.character, loadout.weapon or "no firearm", *loadout.mods, loadout.head, loadout.body,
-             *(f"{i} x{n}" for i, n in loadout.healing)]
-    return ", ".join(p for p in parts if p)
+    """``novice: ak47+rebored · helmet/vest · 2 stimulator`` (``sim.run.loadouts.describe``)."""
+    from sim.run.loadouts import describe as kit
 
-
-def _assumed(content, prefixes):
-    """The [A] fields of the content whose entry names start with one of ``prefixes``."""
-    fields = [a for a in content.assumed_fields() if any(a.split(": ", 1)[1].startswith(p) for p in prefixes)]
-    return "; ".join(fields) if fields else "none"
+    return f"{loadout.character}: {kit(loadout)}"
 
 
 # --- the steps -----------------------------------------------------------------------
