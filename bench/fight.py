@@ -3,7 +3,8 @@
     python bench/fight.py [--trials 20000000] [--reference-trials 20000]
 
 Scenario: novice, ak47, vest, 2 stimulators vs bloodsucker, strategy fighter.
-Prints encounters per second for both and their ratio, then the RNG limit:
+Prints encounters per second for both (the kernel's best of three runs) and
+their ratio, then the RNG limit (also a best of three):
 d6 draws per second the random streams alone produce (scalar, auto-vectorisation
 off, all threads) divided by the d6 an encounter uses, and the kernel's share
 of that limit.
@@ -22,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 LOADOUT = {"character": "novice", "weapon": "ak47", "body": "vest", "healing": {"stimulator": 2}}
 MONSTERS = ["bloodsucker"]
+REPEATS = 3  # the kernel and the bare RNG each report their best of this many timings
 
 
 def rng_draws_per_second(n_per_thread: int) -> float:
@@ -46,11 +48,13 @@ def rng_draws_per_second(n_per_thread: int) -> float:
 
     threads = numba.get_num_threads()
     draw(1000, threads)
-    start = time.perf_counter()
-    total = draw(n_per_thread, threads).sum()
-    elapsed = time.perf_counter() - start
-    assert 3.4 * n_per_thread * threads < total < 3.6 * n_per_thread * threads
-    return n_per_thread * threads / elapsed
+    best = 0.0
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        total = draw(n_per_thread, threads).sum()
+        best = max(best, n_per_thread * threads / (time.perf_counter() - start))
+        assert 3.4 * n_per_thread * threads < total < 3.6 * n_per_thread * threads
+    return best
 
 
 def d6_per_encounter(content_dir, trials: int) -> float:
@@ -96,7 +100,9 @@ def main():
     fighter = strategies.get("fighter")
     loadout = loadout_from_dict(LOADOUT)
     simulate_fight(content, loadout, MONSTERS, fighter, trials=10_000, seed=1)  # load from cache / compile
-    kernel = simulate_fight(content, loadout, MONSTERS, fighter, trials=args.trials, seed=1, chunk=args.trials)
+    runs = [simulate_fight(content, loadout, MONSTERS, fighter, trials=args.trials, seed=1, chunk=args.trials)
+            for _ in range(REPEATS)]
+    kernel = max(runs, key=lambda run: run.encounters_per_s)
     kernel_rate = kernel.encounters_per_s
 
     ref_content = ref.load_content(DEFAULT_DIR)

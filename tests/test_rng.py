@@ -91,3 +91,53 @@ def test_die_bias_bound_is_documented():
     """8 d6 per 64-bit word: a tuple's relative bias is at most 6**8 / 2**64 < 1e-13."""
     assert 6**DICE_PER_WORD / 2**64 < 1e-13
     assert 10**DICE_PER_WORD / 2**64 < 6e-12
+
+
+def test_high_product_is_the_exact_high_word():
+    """``_high_product(w, n)`` is ``(w * n) >> 64`` for any two 64-bit words."""
+    from numba import njit
+
+    from sim.kernels.rng import _high_product
+
+    @njit
+    def highs(words, counts):
+        out = np.empty(words.size, np.uint64)
+        for i in range(words.size):
+            out[i] = _high_product(words[i], counts[i])
+        return out
+
+    gen = np.random.default_rng(5)
+    edges = np.array([0, 1, MASK, 2**63], np.uint64)
+    words = np.concatenate([edges, gen.integers(0, MASK, 2000, dtype=np.uint64, endpoint=True)])
+    counts = np.concatenate([edges[::-1], gen.integers(0, MASK, 2000, dtype=np.uint64, endpoint=True)])
+    counts[4:1004] %= np.uint64(1297)  # dice-sized counts too
+    expected = [(int(w) * int(n)) >> 64 for w, n in zip(words, counts)]
+    assert [int(h) for h in highs(words, counts)] == expected
+
+
+@pytest.mark.parametrize("sides", [6, 10, 4])
+def test_roll_is_the_sum_of_the_same_dice(sides):
+    """``roll`` (one product for up to four d6 left in a word) draws the same dice
+    as ``n`` calls of ``die``: same sum, same stream state after, at every
+    position in a word and across word boundaries."""
+    from numba import njit
+
+    from sim.kernels.rng import die, roll
+
+    @njit
+    def both(seed, skip, n, sides):
+        a = np.zeros(STATE_SIZE, np.uint64)
+        start_stream(a, 0, trial_base(mix(np.uint64(seed)), 0), 0)
+        for _ in range(skip):
+            die(a, 0, 6)
+        b = a.copy()
+        single = 0
+        for _ in range(n):
+            single += die(a, 0, sides)
+        return single, a, roll(b, 0, n, sides), b
+
+    for seed in range(3):
+        for skip in range(2 * DICE_PER_WORD + 1):
+            for n in range(0, 11):
+                single, a, rolled, b = both(seed, skip, n, sides)
+                assert rolled == single and np.array_equal(a, b), (seed, skip, n)

@@ -25,7 +25,7 @@ Randomness per trial: stream ``STALKER`` for the stalker's attack dice,
 import numpy as np
 from numba import njit, prange, types
 
-from sim.kernels.rng import STATE_SIZE, die, mix, roll, start_stream, trial_base
+from sim.kernels.rng import STATE_SIZE, die, mix, roll, first_word, set_stream_at_first_word, start_stream, stream_key, trial_base
 
 # --- view header: what a fight changes ...
 HP, ROUND, IN_COMBAT, N_ALIVE, TARGET = 0, 1, 2, 3, 4
@@ -176,7 +176,7 @@ def rescue_reserve(view):
     return view[RESERVE]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def fewest_rescue_pick(view):
     """The stimulator to use next at a death check (Z-08): of the multisets of
     carried in-combat healing items that bring HP to >= 1, the fewest items,
@@ -267,6 +267,14 @@ def _can_heal(view):
 def _heal_phase(view, params, heal, used):
     """Heal by choice: medkits only out of combat, stimulators any time (Z-31).
     The strategy is asked only while some item could be used."""
+    if _can_heal(view):
+        _heal_by_choice(view, params, heal, used)
+
+
+@njit(cache=True)
+def _heal_by_choice(view, params, heal, used):
+    """``_heal_phase``'s asking loop; not inlined: the kernels call it only when
+    healing is possible, and compile one copy."""
     while _can_heal(view):
         i = heal(view, params)
         if i < 0 or i >= view[N_HEAL]:
@@ -279,22 +287,30 @@ def _heal_phase(view, params, heal, used):
 @njit(inline="always", cache=True)
 def _death_check(view, params, rescue, used):
     """Z-08: at HP <= 0 the stalker dies unless his stimulators can bring HP to
-    >= 1; then the strategy spends them one at a time until they do. True if dead."""
+    >= 1; then they are spent one at a time until they do. True if dead."""
     if view[HP] + rescue_reserve(view) < 1:
         return True
-    while view[HP] < 1:
-        i = view[ONLY_STIM]  # one kind of stimulator left: nothing to choose
-        if i != NONE:
-            _use_heal(view, i, used)
-            continue
-        i = rescue(view, params)
-        valid = 0 <= i < view[N_HEAL]
-        if valid:
-            valid = view[heal_n(view, i)] > 0 and view[heal_slot(view, i) + H_IN_COMBAT] != 0
-        if not valid:
-            i = fewest_rescue_pick(view)
-        _use_heal(view, i, used)
+    while view[HP] < 1 and view[ONLY_STIM] != NONE:  # one kind of stimulator left: nothing to choose
+        _use_heal(view, view[ONLY_STIM], used)
+    if view[HP] < 1:
+        _rescue_by_choice(view, params, rescue, used)
     return False
+
+
+@njit(cache=True)
+def _rescue_by_choice(view, params, rescue, used):
+    """The strategy picks each stimulator while several kinds are carried (an
+    invalid answer falls back to ``fewest_rescue_pick``), until HP >= 1."""
+    while view[HP] < 1:
+        i = view[ONLY_STIM]
+        if i == NONE:
+            i = rescue(view, params)
+            valid = 0 <= i < view[N_HEAL]
+            if valid:
+                valid = view[heal_n(view, i)] > 0 and view[heal_slot(view, i) + H_IN_COMBAT] != 0
+            if not valid:
+                i = fewest_rescue_pick(view)
+        _use_heal(view, i, used)
 
 
 @njit(inline="always", cache=True)
@@ -328,6 +344,13 @@ def _stalker_attack(view, params, rng, target, weapon, used):
             view[N_ALIVE] -= 1
 
 
+@njit(cache=True)
+def _attack_by_choice(view, params, rng, target, weapon, used):
+    """``_stalker_attack`` as one compiled call, for duel rounds with an
+    explosive to choose (a copy fewer to compile)."""
+    _stalker_attack(view, params, rng, target, weapon, used)
+
+
 @njit(inline="always", cache=True)
 def fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, used):
     """Resolve one fight on a freshly reset ``view``; returns the outcome code.
@@ -348,7 +371,15 @@ def fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, us
         if die(rng, ESCAPE_ROLL, 6) >= rep:
             return ESCAPE
     view[IN_COMBAT] = 1
-    for r in range(1, view[MAX_ROUNDS] + 1):  # Z-38
+    if view[N_MON] == 1:
+        return _duel_rounds(view, params, asks, rng, target, weapon, heal, rescue, used)
+    return _melee_rounds(view, params, asks, rng, target, weapon, heal, rescue, used)
+
+
+@njit(inline="always", cache=True)
+def _melee_rounds(view, params, asks, rng, target, weapon, heal, rescue, used):
+    """The rounds of a fight against several monsters (Z-38: a draw after the last)."""
+    for r in range(1, view[MAX_ROUNDS] + 1):
         view[ROUND] = r
         if asks & ASK_HEAL_IN_COMBAT:
             _heal_phase(view, params, heal, used)
@@ -368,10 +399,68 @@ def fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, us
 
 
 @njit(inline="always", cache=True)
+def _duel_rounds(view, params, asks, rng, target, weapon, heal, rescue, used):
+    """``_melee_rounds`` against one monster: the same rules and dice, with the
+    hot state (HP, the monster's hp, the damage terms) held in locals and
+    written back to the view as it changes, so every decision still reads a
+    current view. Rounds with a firearm attack and nothing to decide skip
+    ``_stalker_attack``."""
+    h, o = mon_hp(view, 0), mon_slot(view, 0)
+    hp, monster_hp = view[HP], view[h]
+    firearm_dice = view[FIREARM_DICE]
+    firearm_bonus = view[FIREARM_BONUS] - view[o + M_DEFENCE]
+    monster_dice, monster_bonus = view[o + M_DICE], view[o + M_BONUS] - view[DEFENCE]
+    for r in range(1, view[MAX_ROUNDS] + 1):  # Z-38
+        view[ROUND] = r
+        if asks & ASK_HEAL_IN_COMBAT:
+            _heal_phase(view, params, heal, used)
+            hp = view[HP]
+        if view[EXPL_LEFT] > 0:  # a weapon to choose (Z-18)
+            _attack_by_choice(view, params, rng, target, weapon, used)
+            monster_hp = view[h]
+        elif firearm_dice > 0:
+            damage = roll(rng, STALKER, firearm_dice, 6) + firearm_bonus
+            if damage > 0:
+                monster_hp -= damage
+                view[h] = monster_hp
+        if monster_hp <= 0:
+            view[N_ALIVE] = 0
+            return WIN
+        damage = roll(rng, MONSTER, monster_dice, 6) + monster_bonus
+        if damage > 0:  # Z-23
+            hp -= damage
+            view[HP] = hp
+            if hp <= 0:
+                if _death_check(view, params, rescue, used):
+                    return DEATH
+                hp = view[HP]
+    return DRAW
+
+
+@njit(inline="always", cache=True)
 def _reset(view, template):
     """Restore a fight's state (everything before ``STATE_END``) from ``template``."""
     for k in range(template[STATE_END]):
         view[k] = template[k]
+
+
+@njit(inline="always", cache=True)
+def _trial_keys(seed_mixed, trial):
+    """A trial's key base and the keys of its stalker and monster streams."""
+    base = trial_base(seed_mixed, trial)
+    stalker, monster = stream_key(base, STALKER), stream_key(base, MONSTER)
+    return base, stalker, first_word(stalker), monster, first_word(monster)
+
+
+@njit(inline="always", cache=True)
+def _start_trial(rng, keys):
+    """Start a trial's streams from its ``_trial_keys``; its escape stream is
+    keyed only if the trial rolls to escape."""
+    base, stalker, stalker_word, monster, monster_word = keys
+    rng[TRIAL_BASE] = base
+    rng[ESCAPE_KEYED] = 0
+    set_stream_at_first_word(rng, STALKER, stalker, stalker_word)
+    set_stream_at_first_word(rng, MONSTER, monster, monster_word)
 
 
 BLOCK = 4096
@@ -404,13 +493,11 @@ def run_fights(seed, trial_start, n_trials, template, params, asks,
         u_row = u_b[b]
         first = trial_start + b * BLOCK
         last = min(trial_start + n_trials, first + BLOCK)
+        keys = _trial_keys(seed_mixed, first)
         for trial in range(first, last):
             _reset(view, template)
-            base = trial_base(seed_mixed, trial)
-            rng[TRIAL_BASE] = base
-            rng[ESCAPE_KEYED] = 0
-            start_stream(rng, STALKER, base, STALKER)
-            start_stream(rng, MONSTER, base, MONSTER)
+            _start_trial(rng, keys)
+            keys = _trial_keys(seed_mixed, trial + 1)  # worked out while this trial fights
             outcome = fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, u_row)
             c_b[b, outcome] += 1
             r_b[b, view[ROUND]] += 1
@@ -439,11 +526,9 @@ def fight_outcomes(seed, trial_start, n_trials, template, params, asks, escape, 
         rng = np.zeros(RNG_SIZE, np.uint64)
         used = np.zeros(template[N_HEAL] + template[N_EXPL], np.int64)
         first = b * BLOCK
+        keys = _trial_keys(seed_mixed, trial_start + first)
         for i in range(first, min(n_trials, first + BLOCK)):
             _reset(view, template)
-            base = trial_base(seed_mixed, trial_start + i)
-            rng[TRIAL_BASE] = base
-            rng[ESCAPE_KEYED] = 0
-            start_stream(rng, STALKER, base, STALKER)
-            start_stream(rng, MONSTER, base, MONSTER)
+            _start_trial(rng, keys)
+            keys = _trial_keys(seed_mixed, trial_start + i + 1)
             out[i] = fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, used)

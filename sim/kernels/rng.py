@@ -19,18 +19,18 @@ a signed integer, so every constant below is a ``np.uint64``.
 """
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-_LOW32 = np.uint64(0xFFFFFFFF)
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
 _S27 = np.uint64(27)
 _S30 = np.uint64(30)
 _S31 = np.uint64(31)
-_S32 = np.uint64(32)
 
 DICE_PER_WORD = 8
 STATE_SIZE = 4
@@ -51,12 +51,40 @@ def trial_base(seed_mixed, trial):
 
 
 @njit(inline="always", cache=True)
-def start_stream(rng, stream, base, purpose):
-    """Key stream number ``stream`` of ``rng`` to ``purpose`` of the trial ``base``."""
+def stream_key(base, purpose):
+    """The key of ``purpose``'s stream in the trial ``base``."""
+    return mix(base + (np.uint64(purpose) + _U1) * GOLDEN)
+
+
+@njit(inline="always", cache=True)
+def set_stream(rng, stream, key):
+    """Start stream number ``stream`` of ``rng`` at the first word of ``key``."""
     o = STATE_SIZE * stream
-    rng[o] = mix(base + (np.uint64(purpose) + _U1) * GOLDEN)
+    rng[o] = key
     rng[o + 1] = _U0
     rng[o + 3] = _U0
+
+
+@njit(inline="always", cache=True)
+def first_word(key):
+    """The first word of the stream ``key``."""
+    return mix(key + GOLDEN)
+
+
+@njit(inline="always", cache=True)
+def set_stream_at_first_word(rng, stream, key, word):
+    """``set_stream`` with the first word (``first_word(key)``) already drawn."""
+    o = STATE_SIZE * stream
+    rng[o] = key
+    rng[o + 1] = _U1
+    rng[o + 2] = word
+    rng[o + 3] = np.uint64(DICE_PER_WORD)
+
+
+@njit(inline="always", cache=True)
+def start_stream(rng, stream, base, purpose):
+    """Key stream number ``stream`` of ``rng`` to ``purpose`` of the trial ``base``."""
+    set_stream(rng, stream, stream_key(base, purpose))
 
 
 @njit(inline="always", cache=True)
@@ -67,11 +95,21 @@ def next_word(rng, stream):
     return mix(rng[o] + rng[o + 1] * GOLDEN)
 
 
+@intrinsic
+def _mulhi(typingctx, a, b):
+    """The high 64 bits of the 128-bit product of two ``uint64`` (one ``mul``)."""
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
 @njit(inline="always", cache=True)
 def _high_product(w, n):
-    """``(w * n) >> 64`` for a ``uint64`` word and ``n < 2**32``."""
-    n = np.uint64(n)
-    return ((w >> _S32) * n + (((w & _LOW32) * n) >> _S32)) >> _S32
+    """``(w * n) >> 64`` for a ``uint64`` word and a count ``n``."""
+    return _mulhi(w, np.uint64(n))
 
 
 @njit(inline="always", cache=True)
@@ -82,12 +120,19 @@ def pick(rng, stream, total):
 
 
 @njit(inline="always", cache=True)
-def die(rng, stream, sides):
-    """One die with ``sides`` faces, 1..sides, from ``stream``."""
+def _dice_ready(rng, stream):
+    """Draw the stream's next word if its dice are used up; the stream's offset."""
     o = STATE_SIZE * stream
     if rng[o + 3] == _U0:
         rng[o + 2] = next_word(rng, stream)
         rng[o + 3] = np.uint64(DICE_PER_WORD)
+    return o
+
+
+@njit(inline="always", cache=True)
+def die(rng, stream, sides):
+    """One die with ``sides`` faces, 1..sides, from ``stream``."""
+    o = _dice_ready(rng, stream)
     w = rng[o + 2]
     high = _high_product(w, sides)
     rng[o + 2] = w * np.uint64(sides)
@@ -95,9 +140,36 @@ def die(rng, stream, sides):
     return np.int64(high) + 1
 
 
+def _digit_sums(sides, most):
+    """Row-major table: entry ``k * sides**most + v`` is the sum of the ``k`` dice
+    whose faces minus one are the base-``sides`` digits of ``v``."""
+    table = np.zeros((most + 1) * sides ** most, np.int64)
+    for k in range(1, most + 1):
+        for v in range(sides ** k):
+            digits = [(v // sides ** i) % sides for i in range(k)]
+            table[k * sides ** most + v] = sum(digits) + k
+    return table
+
+
+_D6_AT_ONCE = 4
+_D6_SCALE = np.array([6 ** k for k in range(_D6_AT_ONCE + 1)], np.uint64)
+_D6_SUMS = _digit_sums(6, _D6_AT_ONCE)
+
+
 @njit(inline="always", cache=True)
 def roll(rng, stream, n, sides):
-    """Sum of ``n`` dice with ``sides`` faces (NdS)."""
+    """Sum of ``n`` dice with ``sides`` faces (NdS).
+
+    Up to four d6 that the current word still holds come from one product:
+    ``(word * 6**n) >> 64`` has the next ``n`` base-6 digits, summed by table.
+    These are the same dice, in the same order, as ``n`` calls of ``die``."""
+    o = STATE_SIZE * stream
+    if sides == 6 and n <= _D6_AT_ONCE and np.uint64(n) <= rng[o + 3]:
+        w = rng[o + 2]
+        scale = _D6_SCALE[np.uint64(n)]  # unsigned indices: no wraparound checks
+        rng[o + 2] = w * scale
+        rng[o + 3] -= np.uint64(n)
+        return _D6_SUMS[np.uint64(n * 6 ** _D6_AT_ONCE) + _high_product(w, scale)]
     total = 0
     for _ in range(n):
         total += die(rng, stream, sides)
