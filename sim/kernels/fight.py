@@ -25,7 +25,9 @@ Randomness per trial: stream ``STALKER`` for the stalker's attack dice,
 import numpy as np
 from numba import njit, prange, types
 
-from sim.kernels.rng import STATE_SIZE, die, mix, roll, first_word, set_stream_at_first_word, start_stream, stream_key, trial_base
+from sim.kernels.rng import (
+    STATE_SIZE, die, first_word, mix, roll, set_stream_at_first_word, start_stream, stream_key, trial_base,
+)
 
 # --- view header: what a fight changes ...
 HP, ROUND, IN_COMBAT, N_ALIVE, TARGET = 0, 1, 2, 3, 4

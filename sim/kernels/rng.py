@@ -57,15 +57,6 @@ def stream_key(base, purpose):
 
 
 @njit(inline="always", cache=True)
-def set_stream(rng, stream, key):
-    """Start stream number ``stream`` of ``rng`` at the first word of ``key``."""
-    o = STATE_SIZE * stream
-    rng[o] = key
-    rng[o + 1] = _U0
-    rng[o + 3] = _U0
-
-
-@njit(inline="always", cache=True)
 def first_word(key):
     """The first word of the stream ``key``."""
     return mix(key + GOLDEN)
@@ -73,7 +64,8 @@ def first_word(key):
 
 @njit(inline="always", cache=True)
 def set_stream_at_first_word(rng, stream, key, word):
-    """``set_stream`` with the first word (``first_word(key)``) already drawn."""
+    """The state ``start_stream`` reaches on drawing its first word, from the
+    stream's ``key`` and that word (``first_word(key)``) worked out earlier."""
     o = STATE_SIZE * stream
     rng[o] = key
     rng[o + 1] = _U1
@@ -84,7 +76,10 @@ def set_stream_at_first_word(rng, stream, key, word):
 @njit(inline="always", cache=True)
 def start_stream(rng, stream, base, purpose):
     """Key stream number ``stream`` of ``rng`` to ``purpose`` of the trial ``base``."""
-    set_stream(rng, stream, stream_key(base, purpose))
+    o = STATE_SIZE * stream
+    rng[o] = stream_key(base, purpose)
+    rng[o + 1] = _U0
+    rng[o + 3] = _U0
 
 
 @njit(inline="always", cache=True)
@@ -120,19 +115,12 @@ def pick(rng, stream, total):
 
 
 @njit(inline="always", cache=True)
-def _dice_ready(rng, stream):
-    """Draw the stream's next word if its dice are used up; the stream's offset."""
+def die(rng, stream, sides):
+    """One die with ``sides`` faces, 1..sides, from ``stream``."""
     o = STATE_SIZE * stream
     if rng[o + 3] == _U0:
         rng[o + 2] = next_word(rng, stream)
         rng[o + 3] = np.uint64(DICE_PER_WORD)
-    return o
-
-
-@njit(inline="always", cache=True)
-def die(rng, stream, sides):
-    """One die with ``sides`` faces, 1..sides, from ``stream``."""
-    o = _dice_ready(rng, stream)
     w = rng[o + 2]
     high = _high_product(w, sides)
     rng[o + 2] = w * np.uint64(sides)
