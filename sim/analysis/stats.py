@@ -26,3 +26,24 @@ def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tupl
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = z * math.sqrt(var / n)
     return (mean - half, mean + half)
+
+
+def t975(dof: int) -> float:
+    """The 0.975 quantile of Student's t with ``dof`` degrees of freedom
+    (Cornish-Fisher expansion around the normal: within 3e-3 for dof >= 5, 3e-5 for dof >= 19)."""
+    z, v = Z95, float(dof)
+    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v * v)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3))
+
+
+def paired_batch_interval(new_rates, old_rates) -> tuple[float, float, float]:
+    """Mean of the per-batch differences ``new - old`` with its 95% Student t
+    interval (batch means): ``(mean, low, high)``."""
+    diff = [a - b for a, b in zip(new_rates, old_rates)]
+    n = len(diff)
+    mean = sum(diff) / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    se = math.sqrt(sum((d - mean) ** 2 for d in diff) / (n - 1) / n)
+    half = t975(n - 1) * se
+    return mean, mean - half, mean + half

@@ -227,6 +227,20 @@ class JourneyResult:
         }
 
 
+_PREPARED = {}
+
+
+def _prepared(content: Content, danger_weight):
+    """The journey content and its map arrays for one ``danger_weight``, read
+    once per content folder state (its files' digest) so that runs of many
+    loadouts (item values, loadout sweeps) pay for them once."""
+    key = (str(content.directory), content.digest, danger_weight)
+    if key not in _PREPARED:
+        journey = load_journey(content)
+        _PREPARED[key] = journey, map_arrays(journey.hexmap, danger_weight, journey.settings["shops"])
+    return _PREPARED[key]
+
+
 def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrategy, *, days, trials, seed,
                      chunk=1 << 18, trial_start=0, on_progress=None) -> JourneyResult:
     """Monte Carlo campaigns ``trial_start ..`` of ``days`` days over the journey content's map and orders."""
@@ -234,7 +248,7 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
         raise LoadoutError(f"--trials: {trials}; give at least 1 trial")
     if days < 1:
         raise LoadoutError(f"--days: {days}; give at least 1 day")
-    journey = load_journey(content)
+    journey, (hexes, hop, dist) = _prepared(content, strategy.danger_weight)
     hexmap = journey.hexmap
     fight = strategies.get(strategy.fight)
     max_group = journey.settings["max_group"]
@@ -269,7 +283,6 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     setup[J.SU_SELL_PERMILLE] = round(content.rules["market"]["sell_fraction"] * 1000)
     plan, sells, consumables, deck0 = shopping_tables(content, loadout, template, hexmap, journey.settings["shops"])
     tables = journey_tables(content, journey) + (plan, sells, consumables)
-    hexes, hop, dist = map_arrays(hexmap, strategy.danger_weight, journey.settings["shops"])
     setup[J.SU_ORDER_CHOICE] = ORDER_CHOICES.index(strategy.order_choice)
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)

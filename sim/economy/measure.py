@@ -1,0 +1,102 @@
+"""The outcome the economy asks a runner for: "how well does this kit do on
+these dice?", per paired batch of trials.
+
+Two disjoint sets of trials: the shopper and the strategy choice look at the
+selection trials (numbered from ``SELECTION_FIRST``), the values are measured on
+the valuation trials (``0 ..``), so no choice is fitted to the noise it is then
+measured on. Every kit meets the same trials of the same seed (common random
+numbers), so differences between kits are paired batch by batch."""
+
+from __future__ import annotations
+
+import hashlib
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from sim.content import Content
+from sim.content.loadout import Loadout
+from sim.run.journey import get_journey_strategy, simulate_journey
+
+SELECTION_FIRST = 1 << 40
+SELECTION_BATCHES = 5
+SMALL_RUN = 4096  # trials below which one thread beats waking the pool
+
+
+@contextmanager
+def _threads_for(trials):
+    """One numba thread for a small run, the pool otherwise (the numbers are the same)."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(1 if trials < SMALL_RUN else before)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+@dataclass(frozen=True)
+class Batches:
+    """The outcome summed per batch of ``size`` trials, and a fingerprint of
+    everything the runs tallied (equal fingerprints: the kit changed nothing on
+    these dice)."""
+
+    sums: np.ndarray
+    size: int
+    fingerprint: str
+
+    @property
+    def mean(self) -> float:
+        return float(self.sums.sum()) / (self.size * self.sums.size)
+
+    def rates(self) -> np.ndarray:
+        """The outcome's mean per batch."""
+        return self.sums / self.size
+
+
+def spare_days(done_hist, days) -> int:
+    """Days to spare summed over campaigns: ``days + 1 - d`` for a campaign that
+    finished every order on day ``d``, 0 for one that did not (Z-41)."""
+    return int(done_hist[1:days + 1] @ np.arange(days, 0, -1))
+
+
+@dataclass
+class JourneyOutcome:
+    """Days to spare (``days + 1`` less the day every order is done, 0 if never)
+    of a kit under one journey strategy, on the campaign of the content's
+    journey (Z-39 event tables, Z-41 orders): the mean days to finish is
+    ``days + 1`` less it. Results are cached per kit and trial set."""
+
+    content: Content
+    strategy_name: str
+    days: int
+    seed: int
+    cache: dict = field(default_factory=dict)
+    runs: int = 0
+
+    def __post_init__(self):
+        self.strategy = get_journey_strategy(self.strategy_name)
+
+    def batches(self, loadout: Loadout, first: int, trials: int, n_batches: int) -> Batches:
+        """Successes in ``n_batches`` batches of trials ``first .. first + trials - 1``."""
+        key = (loadout, first, trials, n_batches)
+        if key not in self.cache:
+            size = trials // n_batches
+            sums, digest = np.zeros(n_batches), hashlib.sha1()
+            for b in range(n_batches):
+                with _threads_for(size):
+                    r = simulate_journey(self.content, loadout, self.strategy, days=self.days, trials=size,
+                                         seed=self.seed, trial_start=first + b * size)
+                sums[b] = spare_days(r.done_hist, self.days)
+                for part in (r.counts, r.done_hist, r.orders_hist, r.deaths_hist, r.sums, r.traffic):
+                    digest.update(np.ascontiguousarray(part).tobytes())
+            self.runs += n_batches
+            self.cache[key] = Batches(sums, size, digest.hexdigest())
+        return self.cache[key]
+
+    def selection(self, loadout: Loadout, trials: int) -> Batches:
+        return self.batches(loadout, SELECTION_FIRST, trials, SELECTION_BATCHES)
+
+    def valuation(self, loadout: Loadout, trials: int, n_batches: int) -> Batches:
+        return self.batches(loadout, 0, trials, n_batches)

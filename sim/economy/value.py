@@ -1,0 +1,242 @@
+"""Item values in G as compensating variation, on common random numbers.
+
+For a budget tier B and the strongest strategy of the family at B (picked on
+the selection trials):
+
+- without the item: the buyer who cannot have it shops B; the kits he would
+  buy with more money trace the outcome-against-budget curve f(b), b >= B
+  (linear between the kits he buys, never falling: more money can always buy
+  the smaller kit);
+- with the item: he is handed it for free on top of his kit at B (it takes its
+  slot; the card there goes back) and re-shops what that frees;
+- the value in G is the extra budget m with f(B + m) equal to the outcome with
+  the item: what he would need to do as well without it. A stalker who does not
+  want the gift leaves it at home, so the value is never below 0 (free
+  disposal). It never reads the item's own price.
+
+Outcomes come in paired batches of the valuation trials; the value's 95%
+interval is the bootstrap over batches (the same resampled batches for every
+kit, so the pairing is kept), the effect's (the change in the outcome) the
+paired batch-means Student t interval. An item that changes nothing on the
+common dice (every tally identical) is "no use here"; an item is "over-priced"
+only when its whole value interval lies below its price, "under-priced" when
+it lies above, and "fair" otherwise."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from sim.analysis.stats import paired_batch_interval
+from sim.content import Content
+from sim.content.loadout import Loadout
+from sim.economy.context import EconomyContext
+from sim.economy.measure import JourneyOutcome
+from sim.economy.shop import Buyer, give
+
+VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "avoidance",
+                   "one_shot")
+
+
+@dataclass(frozen=True)
+class Curve:
+    """The outcome-against-budget curve from ``budget``: the kits bought with
+    more money (x: the G each needs, at least ``budget``) on the valuation batches."""
+
+    budget: int
+    x: np.ndarray
+    kits: tuple
+    rates: np.ndarray  # kits x batches
+
+    def at(self, rates):
+        """The curve for one set of per-kit outcomes, never falling (free disposal of money)."""
+        return np.maximum.accumulate(rates)
+
+
+def money_for(x, y, target, budget, rate):
+    """The extra G over ``budget`` at which the piecewise-linear, non-decreasing
+    curve ``(x, y)`` reaches ``target``: 0 at or below y[0] (free disposal).
+    Above its top the curve is extended at ``rate`` (outcome per G) and the
+    value is flagged censored (second value True); inf if ``rate`` is 0."""
+    if target <= y[0]:
+        return 0.0, False
+    if target > y[-1]:
+        return (float(x[-1] - budget + (target - y[-1]) / rate) if rate > 0 else math.inf), True
+    k = int(np.searchsorted(y, target, side="left"))
+    x0, x1, y0, y1 = x[k - 1], x[k], y[k - 1], y[k]
+    return float(x0 + (x1 - x0) * (target - y0) / (y1 - y0) - budget), False
+
+
+def _rate(curve, base_curve, idx):
+    """Outcome per G past the end of ``curve``: its own average rise from its
+    budget, else that of the curve with every item on sale."""
+    for c in (curve, base_curve):
+        y = c.at(c.rates[:, idx].mean(axis=1))
+        if c.x[-1] > c.x[0] and y[-1] > y[0]:
+            return (y[-1] - y[0]) / (c.x[-1] - c.x[0])
+    return 0.0
+
+
+def verdict(no_use, low, high, price):
+    """"no use here" (changes nothing on common dice), "over-priced" (whole value
+    interval below the price), "under-priced" (above it), else "fair"."""
+    if no_use:
+        return "no use here"
+    if high < price:
+        return "over-priced"
+    if low > price:
+        return "under-priced"
+    return "fair"
+
+
+@dataclass
+class TierValues:
+    """One budget tier: the strategy picked, the base kit and each item's rows."""
+
+    budget: int
+    strategy: str
+    base_kit: Loadout
+    base_rate: float
+    rows: list
+
+
+@dataclass
+class EconomyResult:
+    """Item values over the declared context, per tier and overall (the mean over tiers)."""
+
+    context: EconomyContext
+    tiers: list
+    items: list
+    elapsed_s: float
+    runs: int
+
+    def table(self) -> pl.DataFrame:
+        """One row per item: overall value in G with its interval, effect, verdict."""
+        return pl.DataFrame([{k: v for k, v in row.items() if k != "tiers"} for row in self.items])
+
+    def tier_table(self) -> pl.DataFrame:
+        """One row per item and tier."""
+        return pl.DataFrame([{"budget": t.budget, "strategy": t.strategy, **row} for t in self.tiers
+                             for row in t.rows])
+
+    def to_json(self) -> dict:
+        """The JSON of ``zonesim value --json`` (README "JSON contracts")."""
+        tiers = [{"budget": t.budget, "strategy": t.strategy, "base_kit": describe_kit(t.base_kit),
+                  "base_outcome": t.base_rate} for t in self.tiers]
+        return {"context": {**self.context.describe(), "tiers": tiers, "elapsed_s": self.elapsed_s},
+                "items": self.items}
+
+
+def clones(content: Content, item_id: str) -> frozenset:
+    """``item_id`` and every item identical to it but for id, name and price: the
+    cards a stalker who cannot have the item cannot have either."""
+    item = content.items[item_id]
+    same = {k: v for k, v in item.fields.items() if k not in ("name", "price")}
+    return frozenset(e.id for e in content.items.values() if e.family == item.family
+                     and {k: v for k, v in e.fields.items() if k not in ("name", "price")} == same)
+
+
+def describe_kit(loadout: Loadout) -> str:
+    """A kit in one line: its cards, or "nothing"."""
+    cards = loadout.cards()
+    return ", ".join(f"{i}x{n}" if n > 1 else i for i, n in cards.items()) or "nothing"
+
+
+def _curve(buyer: Buyer, start: Loadout, budget: int, top: int, valuation) -> Curve:
+    """The kit ``buyer`` shops at ``budget`` and those he adds with up to ``top`` G."""
+    base = buyer.grow(start, budget)
+    trace = []
+    buyer.grow(base, top, trace)
+    x = np.maximum.accumulate([max(budget, buyer.kit_cost(k)) for k in trace]).astype(float)
+    return Curve(budget, x, tuple(trace), np.array([valuation(k).rates() for k in trace]))
+
+
+def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progress=None) -> EconomyResult:
+    """Every item's value in G over the declared context (module doc)."""
+    start_time = time.perf_counter()
+    for_sale = [e for e in content.items.values() if e.family in VALUED_FAMILIES]
+    valued = [e.id for e in for_sale if items is None or e.id in items]
+    top_price = max(e["price"] for e in for_sale)
+    rng = np.random.default_rng(ctx.seed)
+    resample = rng.integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
+    start = Loadout(character=ctx.character)
+    outcomes = {s: JourneyOutcome(content, s, ctx.days, ctx.seed) for s in ctx.strategies}
+    steps, done = len(ctx.budgets) * (len(valued) + 1), 0
+    tiers, replicas = [], {}
+    for budget in ctx.budgets:
+        def buyer_for(outcome, **kw):
+            return Buyer(content, lambda lo: outcome.selection(lo, ctx.selection_trials), max_count=ctx.max_count,
+                         **kw)
+
+        picks = {s: buyer_for(o).grow(start, budget) for s, o in outcomes.items()}
+        strategy = max(picks, key=lambda s: (outcomes[s].selection(picks[s], ctx.selection_trials).mean, s))
+        outcome = outcomes[strategy]
+
+        def valuation(lo, outcome=outcome):
+            return outcome.valuation(lo, ctx.valuation_trials, ctx.batches)
+
+        top = budget + top_price
+        base_curve = _curve(buyer_for(outcome), start, budget, top, valuation)
+        on_path = set().union(*(k.cards() for k in base_curve.kits))
+        rows = []
+        done += 1
+        for item_id in valued:
+            banned = clones(content, item_id)
+            curve = (_curve(buyer_for(outcome, banned=banned), start, budget, top, valuation)
+                     if on_path & banned else base_curve)
+            without = curve.kits[0]
+            holder = buyer_for(outcome, held=item_id, banned=banned)
+            gifted = give(content, without, item_id)
+            usable = gifted is not None and holder.kit_cost(gifted) <= budget
+            forced = gifted if usable else without
+            kit = holder.grow(gifted, budget) if usable else without
+            row, reps = _row(content, item_id, budget, curve, valuation(without), valuation(forced), valuation(kit),
+                             kit, resample, base_curve)
+            rows.append(row)
+            replicas.setdefault(item_id, []).append((reps, valuation(kit).rates() - valuation(without).rates()))
+            done += 1
+            if on_progress:
+                on_progress(done, steps, f"{budget} G: {item_id}")
+        tiers.append(TierValues(budget, strategy, base_curve.kits[0], float(base_curve.rates[0].mean()), rows))
+    items_out = [_overall(content, item_id, [t.rows[k] for t in tiers], replicas[item_id], ctx.budgets)
+                 for k, item_id in enumerate(valued)]
+    runs = sum(o.runs for o in outcomes.values())
+    return EconomyResult(ctx, tiers, items_out, time.perf_counter() - start_time, runs)
+
+
+def _row(content, item_id, budget, curve, without, forced, kit_batches, kit, resample, base_curve):
+    """One item at one tier: value in G (bootstrap interval), effect (t interval), verdict."""
+    item = content.items[item_id]
+
+    def value_on(idx):
+        return money_for(curve.x, curve.at(curve.rates[:, idx].mean(axis=1)), kit_batches.rates()[idx].mean(),
+                         budget, _rate(curve, base_curve, idx))
+
+    value, censored = value_on(slice(None))
+    reps = np.array([value_on(idx)[0] for idx in resample])
+    low, high = (float(v) for v in np.percentile(reps, [2.5, 97.5]))
+    effect, e_low, e_high = paired_batch_interval(kit_batches.rates(), without.rates())
+    no_use = forced.fingerprint == without.fingerprint
+    return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
+            "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
+            "verdict": verdict(no_use, low, high, item["price"]), "censored": censored,
+            "kit": describe_kit(kit)}, reps
+
+
+def _overall(content, item_id, rows, replicas, budgets):
+    """The mean over tiers of one item's values, with the bootstrap of the mean."""
+    item = content.items[item_id]
+    value = float(np.mean([r["value_g"] for r in rows]))
+    low, high = (float(v) for v in np.percentile(np.mean([r for r, _ in replicas], axis=0), [2.5, 97.5]))
+    diffs = np.mean([d for _, d in replicas], axis=0)
+    effect, e_low, e_high = paired_batch_interval(diffs, np.zeros_like(diffs))
+    no_use = all(r["verdict"] == "no use here" for r in rows)
+    return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
+            "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
+            "verdict": verdict(no_use, low, high, item["price"]),
+            "tiers": [{"budget": b, **{k: r[k] for k in ("value_g", "value_g_ci95", "effect", "effect_ci95", "verdict",
+                                                         "censored", "kit")}} for r, b in zip(rows, budgets)]}
