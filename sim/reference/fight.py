@@ -197,6 +197,7 @@ def _prepare_stalker(content: dict, loadout: dict) -> StalkerState:
     damage_bonus = character.get("damage_bonus", 0)  # Z-05
     heal_bonus = character.get("heal_bonus", 0)      # Z-03
     # Z-04: Mazhor's money_bonus is money only; it plays no part in a fight.
+    # Z-06: the other bonuses are permanent: they apply in every fight.
 
     # Start hp = max_hp unless the scenario gives one.
     hp = loadout.get("hp")

@@ -26,6 +26,8 @@ def fight_template(content: Content, loadout: Loadout, monsters) -> tuple[np.nda
     view = np.zeros(K.view_size(len(healing), len(explosives), len(monsters)), np.int64)
     view[K.MAX_HP], view[K.HP] = stalker.max_hp, stalker.hp  # Z-02
     view[K.DEFENCE] = sum(content.items[a]["defence"] for a in (loadout.head, loadout.body) if a)  # Z-23, Z-24
+    # Z-06: character bonuses are permanent: Verzila's HP, Gromoboi's damage and
+    # Doktor's healing apply in every fight (Mazhor's money plays no part in one)
     damage_bonus = character["damage_bonus"]  # Z-05, Z-19
     if loadout.weapon:  # Z-20, Z-22: the active firearm and its modifiers; stowed ones play no part
         view[K.FIREARM_DICE] = content.items[loadout.weapon]["dice"]  # Z-15, Z-16
