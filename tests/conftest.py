@@ -16,6 +16,10 @@ from sim.kernels import fight as K
 from sim.run.fight import FightRun
 
 DATA = Path(__file__).parent / "data"
+RULES_MD = next((folder / "shared" / "RULES.md" for folder in Path(__file__).resolve().parents[2:]
+                 if (folder / "shared" / "RULES.md").is_file()), None)
+"""The rule catalog: ``../shared/RULES.md`` beside the checkout (or beside the
+folder holding a worktree); None where it is absent."""
 
 
 @pytest.fixture(scope="session")
@@ -31,6 +35,7 @@ def loadout_from_dict(d: dict) -> Loadout:
         explosives=tuple(d.get("explosives", {}).items()), escape_item=d.get("escape_item"),
         reputation=d.get("reputation"), hp=d.get("hp"), movement=tuple(d.get("movement", ())),
         avoidance=tuple(d.get("avoidance", ())), one_shot=tuple(d.get("one_shot", ())),
+        backpack=tuple(d.get("backpack", ())),
     )
 
 

@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 import strategies
-from sim.content.loadout import Loadout
+from sim.content import load_content
+from sim.content.loadout import Loadout, LoadoutError
 from sim.kernels import fight as K
+from sim.reference import fight as reference
 from sim.run.fight import FightRun, fight_template, simulate_fight
-from tests.conftest import DATA, edited_content, extra_monster, proportion_tolerance
+from tests.conftest import DATA, edit_file, edited_content, extra_monster, kernel_aggregates, proportion_tolerance
 
 FIGHTER = strategies.get("fighter")
 RUNNER = strategies.get("runner")
@@ -19,6 +21,48 @@ RUNNER = strategies.get("runner")
 
 def fights(content, loadout, monsters, strategy=FIGHTER, n=20_000, seed=5):
     return simulate_fight(content, loadout, monsters, strategy, trials=n, seed=seed)
+
+
+def same_fights(content, a, b, monsters, n=20_000):
+    """True if loadouts ``a`` and ``b`` give identical fights on the same seed."""
+    runs = [FightRun(content, lo, monsters, FIGHTER, 3) for lo in (a, b)]
+    for run in runs:
+        run.advance(n)
+    return all(np.array_equal(getattr(runs[0], f), getattr(runs[1], f)) for f in ("counts", "rounds_hist", "hp_hist"))
+
+
+def test_z01_every_stalker_has_hp_reputation_money_steps_and_a_type(content):
+    """Every character type of the content starts a stalker with all five."""
+    rules = content.rules["stalker"]
+    for cid, character in content.characters.items():
+        stalker = Loadout(cid).validate(content).stalker(content)
+        assert stalker.character == cid
+        assert stalker.max_hp == stalker.hp == character["max_hp"] >= 1
+        assert stalker.reputation == rules["start_reputation"]
+        assert stalker.money == rules["start_money"] + character["money_bonus"]
+        assert stalker.step_budget == rules["step_budget"]
+        assert fight_template(content, Loadout(cid), ["flesh"])[0][K.MAX_HP] == stalker.max_hp
+    assert Loadout("mazhor").stalker(content).money == 2000  # Z-04
+    hurt = Loadout("verzila", reputation=2, hp=9).stalker(content)
+    assert (hurt.max_hp, hurt.hp, hurt.reputation) == (35, 9, 2)
+
+
+def test_z07_start_money_reputation_and_step_budget_come_from_content(tmp_path, content):
+    """Defaults 1000 G, reputation 0, 6 steps; edited in rules.toml they change
+    the stalker and the run: at reputation 0 the runner always escapes (Z-33),
+    at 3 only on 3-6."""
+    stalker = Loadout().stalker(content)
+    assert (stalker.money, stalker.reputation, stalker.step_budget) == (1000, 0, 6)
+    folder = edited_content(tmp_path, "rules.toml", "start_money = 1000 ", "start_money = 1500 ")
+    edit_file(folder, "rules.toml", "start_reputation = 0 ", "start_reputation = 3 ")
+    edit_file(folder, "rules.toml", "step_budget = 6 ", "step_budget = 7 ")
+    game = load_content(folder)
+    stalker = Loadout().stalker(game)
+    assert (stalker.money, stalker.reputation, stalker.step_budget) == (1500, 3, 7)
+    n = 50_000
+    assert fights(content, Loadout(), ["chimera"], RUNNER, n=n).probabilities["p_escape"] == 1.0
+    p = fights(game, Loadout(), ["chimera"], RUNNER, n=n).probabilities["p_escape"]
+    assert abs(p - 4 / 6) <= proportion_tolerance(4 / 6, n)
 
 
 def test_z02_verzila_has_35_hp_and_novice_the_base(content):
@@ -98,6 +142,23 @@ def test_z18_one_explosive_per_round(tmp_path):
     assert r.items_used["ppv"] == pytest.approx(1 + (1 - r.rounds_hist[1] / n))
 
 
+def test_z18_an_explosive_replaces_the_firearm_roll(tmp_path):
+    """Kvazar with all its modifiers (3d6+6) and a molotov (2d6) against 13 HP:
+    the Kvazar alone kills in round 1 nine times in ten; the molotov alone
+    never reaches 13, and it is thrown instead of the shot, so round 1 never kills."""
+    game = extra_monster(tmp_path, "target", hp=13, dice=0, bonus=0, defence=0)
+    kvazar = Loadout(weapon="kvazar", mods=("boosted_battery", "quark_accelerator", "electronic_sight"))
+    r = fights(game, dataclasses.replace(kvazar, explosives=(("molotov", 1),)), ["target"], n=2_000)
+    assert r.rounds_hist[1] == 0 and r.probabilities["p_win"] == 1.0
+    assert fights(game, kvazar, ["target"], n=2_000).rounds_hist[1] > 1_000
+
+
+def test_z18_too_many_explosives_names_the_fix(content):
+    with pytest.raises(LoadoutError, match=r"--explosives: 12 carried, at most 10 per stalker \(Z-18\); drop 2 or "
+                                           r"raise \[fight\] max_explosives in rules.toml"):
+        Loadout(explosives=(("limonka", 4), ("molotov", 4), ("ppv", 4))).validate(content)
+
+
 def test_z19_gromoboi_applies_to_explosives_modifiers_do_not(content, tmp_path):
     """A molotov (2d6) against 13 HP kills in round 1 only with Gromoboi's +2
     (2d6 >= 11: 3/36); the berdanka's +6 of modifiers does not help it."""
@@ -119,16 +180,79 @@ def test_z20_one_active_firearm(content):
     assert view[K.FIREARM_DICE] == 2 and view[K.FIREARM_BONUS] == 4
 
 
-def test_z21_modifiers_stack_to_the_cap(tmp_path):
-    """AK-47 with rebored + laser sight is 2d6+4, with all three 2d6+6; a cap of
-    +5 in the content clips all three to +5."""
-    from sim.content import load_content
+def test_z20_a_second_firearm_rides_in_the_backpack(content):
+    """An AK-47 in hand and a Kvazar stowed: the Kvazar is paid for and takes
+    its card, but the fights are those of the AK-47 alone."""
+    ak = Loadout(weapon="ak47", mods=("rebored", "laser_sight"))
+    both = dataclasses.replace(ak, backpack=("kvazar", "ak47"))
+    assert both.validate(content).cards()["ak47"] == 2
+    assert both.cost(content) == ak.cost(content) + content.items["kvazar"]["price"] + content.items["ak47"]["price"]
+    view = fight_template(content, both, ["flesh"])[0]
+    assert (view[K.FIREARM_DICE], view[K.FIREARM_BONUS]) == (2, 4)
+    assert same_fights(content, ak, both, ["bloodsucker"])
 
+
+def test_z20_only_firearms_and_their_modifiers_are_stowed(content):
+    with pytest.raises(LoadoutError, match=r"^backpack: 'vest' is not a firearm or a modifier; stow only these: "
+                                           r"berdanka, ak47, kvazar, zeroing"):
+        Loadout(weapon="ak47", backpack=("vest",)).validate(content)
+    with pytest.raises(ValueError, match="neither a firearm nor a modifier"):
+        reference._prepare_stalker(reference.load_content(content.directory), {"backpack": ["vest"]})
+
+
+def test_z21_a_modifier_counts_only_on_its_own_firearm(content):
+    """Berdanka mods on a stowed Berdanka add nothing to the active AK-47; an AK
+    modifier on the active Berdanka is refused with the fix."""
+    stowed = Loadout(weapon="ak47", mods=("rebored",), backpack=("berdanka", "expanding_bullets", "rifling"))
+    assert fight_template(content, stowed, ["flesh"])[0][K.FIREARM_BONUS] == 1
+    with pytest.raises(LoadoutError, match=r"^--mods: 'laser_sight' fits ak47, not berdanka; add --weapon ak47, "
+                                           r"move it to backpack with a stowed ak47, or drop the modifier$"):
+        Loadout(weapon="berdanka", mods=("laser_sight",), backpack=("ak47",)).validate(content)
+
+
+def test_z21_modifiers_stack_to_the_cap(tmp_path):
+    """AK-47 with rebored + laser sight is 2d6+4, with all three 2d6+6; with the
+    laser sight at +2 in the content all three make +5."""
     game = load_content(edited_content(tmp_path, "rules.toml", "modifier_cap = 6", "modifier_cap = 9"))
     all_three = Loadout(weapon="ak47", mods=("rebored", "ap_rounds", "laser_sight"))
     assert fight_template(game, all_three, ["flesh"])[0][K.FIREARM_BONUS] == 6
     game = load_content(edited_content(tmp_path / "b", "items.toml", "bonus = 3\nprice = 750", "bonus = 2\nprice = 750"))
     assert fight_template(game, all_three, ["flesh"])[0][K.FIREARM_BONUS] == 5
+
+
+def test_z22_stowing_a_firearm_stows_its_modifiers(content):
+    """Swapping AK-47 and Berdanka moves each one's modifiers with it: the same
+    cards, the Berdanka's attack (1d6+1) alone; kernel and reference agree."""
+    ak = Loadout(weapon="ak47", mods=("rebored", "laser_sight"), backpack=("berdanka", "zeroing"))
+    berdanka = Loadout(weapon="berdanka", mods=("zeroing",), backpack=("ak47", "rebored", "laser_sight"))
+    assert ak.validate(content).cards() == berdanka.validate(content).cards()
+    view = fight_template(content, berdanka, ["flesh"])[0]
+    assert (view[K.FIREARM_DICE], view[K.FIREARM_BONUS]) == (1, 1)
+    assert same_fights(content, berdanka, Loadout(weapon="berdanka", mods=("zeroing",)), ["snork"])
+    as_dict = {"weapon": "berdanka", "mods": ["zeroing"], "backpack": ["ak47", "rebored", "laser_sight"]}
+    got = kernel_aggregates(content, as_dict, ["snork"], FIGHTER, 11, 300)
+    want = reference.run_fights(reference.load_content(content.directory), as_dict, ["snork"], "fighter", 11, 300)
+    assert got == {k: want[k] for k in got}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"weapon": "ak47", "backpack": ("laser_sight",)},
+     "backpack: 1 'laser_sight' but 0 ak47 stowed; a stowed modifier sits on a stowed firearm it fits "
+     "(Z-21, Z-22); list it in --mods on the active ak47"),
+    ({"weapon": "ak47", "backpack": ("berdanka", "zeroing", "zeroing")},
+     "backpack: 2 'zeroing' but 1 berdanka stowed; a stowed modifier sits on a stowed firearm it fits "
+     "(Z-21, Z-22); add a berdanka to backpack or drop a 'zeroing'"),
+    ({"backpack": ("zeroing",)},
+     "backpack: 1 'zeroing' but 0 berdanka stowed; a stowed modifier sits on a stowed firearm it fits "
+     "(Z-21, Z-22); add a berdanka to backpack or drop a 'zeroing'"),
+])
+def test_z22_a_stowed_modifier_needs_its_stowed_firearm(content, kwargs, message):
+    with pytest.raises(LoadoutError) as info:
+        Loadout(**kwargs).validate(content)
+    assert str(info.value) == message
+    with pytest.raises(ValueError, match="Z-22"):
+        reference._prepare_stalker(reference.load_content(content.directory),
+                                   {k: list(v) if isinstance(v, tuple) else v for k, v in kwargs.items()})
 
 
 def test_z24_head_plus_body_defence(content):
@@ -155,6 +279,13 @@ def test_z32_z33_escape_roll_and_items(content):
         assert abs(r.probabilities["p_escape"] - p) <= proportion_tolerance(p, n), (rep, item)
 
 
+def test_z33_always_escaping_reputation_comes_from_content(tmp_path):
+    """[fight] escape_auto_max = 3: reputation 3 escapes with no roll (default: on 3-6)."""
+    game = load_content(edited_content(tmp_path, "rules.toml", "escape_auto_max = 1", "escape_auto_max = 3"))
+    r = fights(game, Loadout(reputation=3), ["chimera"], RUNNER, n=2_000)
+    assert r.probabilities["p_escape"] == 1.0
+
+
 def test_z37_default_bestiary(content):
     expected = {"blind_dog": (6, 1, 0, 0), "flesh": (10, 1, 1, 0), "boar": (14, 2, 0, 1), "snork": (12, 2, 0, 1),
                 "bloodsucker": (20, 2, 2, 2), "chimera": (30, 3, 0, 2), "controller": (18, 3, 0, 3)}
@@ -175,8 +306,6 @@ def test_z38_stalker_strikes_first_and_monsters_in_order(tmp_path):
 
 
 def test_z38_draw_after_max_rounds_from_content(tmp_path):
-    from sim.content import load_content
-
     game = load_content(edited_content(tmp_path, "rules.toml", "max_rounds = 30", "max_rounds = 7"))
     r = fights(game, Loadout(), ["flesh"], n=100, strategy=FIGHTER)
     assert r.rounds_hist.size == 8

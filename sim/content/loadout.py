@@ -1,4 +1,5 @@
-"""A stalker's loadout, checked against a content set (Z-11, Z-18, Z-20..Z-24, Z-32)."""
+"""A stalker's loadout, checked against a content set (Z-01, Z-07, Z-11, Z-18,
+Z-20..Z-24, Z-32)."""
 
 from dataclasses import dataclass
 
@@ -10,11 +11,26 @@ class LoadoutError(ContentError):
 
 
 @dataclass(frozen=True)
+class Stalker:
+    """A stalker as he enters play (Z-01): his character type, max HP, HP,
+    reputation, money in G and step budget per turn."""
+
+    character: str
+    max_hp: int
+    hp: int
+    reputation: int
+    money: int
+    step_budget: int
+
+
+@dataclass(frozen=True)
 class Loadout:
     """What a stalker carries into a fight. Counts are ``((item_id, n), ...)``.
 
     ``reputation`` None means the content's starting reputation; ``hp`` None
-    means full health.
+    means full health. ``weapon`` is the one active firearm and ``mods`` its
+    modifiers; ``backpack`` holds stowed firearms with their own modifiers,
+    carried but never used in a fight (Z-20, Z-22).
     """
 
     character: str = "novice"
@@ -30,12 +46,13 @@ class Loadout:
     movement: tuple = ()
     avoidance: tuple = ()
     one_shot: tuple = ()
+    backpack: tuple = ()
 
     def cards(self):
         """Every card carried, as ``{item_id: count}``."""
         out = {}
         singles = [self.weapon, *self.mods, self.head, self.body, self.escape_item, *self.movement, *self.avoidance,
-                   *self.one_shot]
+                   *self.one_shot, *self.backpack]
         for item_id, n in [(i, 1) for i in singles if i] + list(self.healing) + list(self.explosives):
             out[item_id] = out.get(item_id, 0) + n
         return out
@@ -43,6 +60,19 @@ class Loadout:
     def cost(self, content: Content):
         """Total shop price in G (Z-42)."""
         return sum(content.items[i]["price"] * n for i, n in self.cards().items())
+
+    def stalker(self, content: Content) -> Stalker:
+        """The stalker this loadout starts (Z-01): max HP of his character
+        (Z-02), full health unless ``hp`` is given, and the content's starting
+        reputation, money (plus Mazhor's bonus, Z-04) and step budget (Z-07)."""
+        character = content.characters[self.character]
+        start = content.rules["stalker"]
+        return Stalker(
+            character=self.character, max_hp=character["max_hp"],
+            hp=character["max_hp"] if self.hp is None else self.hp,
+            reputation=start["start_reputation"] if self.reputation is None else self.reputation,
+            money=start["start_money"] + character["money_bonus"], step_budget=start["step_budget"],
+        )
 
     def validate(self, content: Content):
         """Raise ``LoadoutError`` naming the option and the fix if the loadout is impossible."""
@@ -53,9 +83,10 @@ class Loadout:
             fits = content.items[mod]["firearm"]
             if self.weapon != fits:  # Z-21: each modifier fits one firearm type
                 raise LoadoutError(f"--mods: '{mod}' fits {fits}, not {self.weapon or 'no firearm'}; "
-                                   f"add --weapon {fits} or drop the modifier")
+                                   f"add --weapon {fits}, move it to backpack with a stowed {fits}, or drop the modifier")
         if len(set(self.mods)) != len(self.mods):
             raise LoadoutError("--mods: a modifier is listed twice; each is one card")
+        self._check_backpack(content)
         for option, item_id, slot in (("--head", self.head, "head"), ("--body", self.body, "body")):
             _family(content, option, item_id, "armour")
             if item_id and content.items[item_id]["slot"] != slot:  # Z-24
@@ -75,7 +106,8 @@ class Loadout:
         total = sum(n for _, n in self.explosives)
         cap = content.rules["fight"]["max_explosives"]
         if total > cap:  # Z-18
-            raise LoadoutError(f"--explosives: {total} carried, at most {cap} per stalker (Z-18)")
+            raise LoadoutError(f"--explosives: {total} carried, at most {cap} per stalker (Z-18); "
+                               f"drop {total - cap} or raise [fight] max_explosives in rules.toml")
         for item_id, n in self.cards().items():
             deck = content.items[item_id]["deck"]
             if n > deck:  # Z-11: cards are finite
@@ -87,6 +119,22 @@ class Loadout:
         if self.hp is not None and not 1 <= self.hp <= max_hp:
             raise LoadoutError(f"--hp: {self.hp} is outside 1..{max_hp} (max HP of {self.character})")
         return self
+
+    def _check_backpack(self, content):
+        """Z-20: any firearm beyond the active one is stowed; Z-22: a stowed
+        modifier sits on a stowed firearm it fits (Z-21), one of each per firearm."""
+        for item_id in self.backpack:
+            if item_id not in content.items or content.items[item_id].family not in ("firearms", "modifiers"):
+                choices = ", ".join(e.id for e in content.family("firearms") + content.family("modifiers"))
+                raise LoadoutError(f"backpack: '{item_id}' is not a firearm or a modifier; stow only these: {choices}")
+        for mod in dict.fromkeys(i for i in self.backpack if content.items[i].family == "modifiers"):
+            fits = content.items[mod]["firearm"]
+            n, stowed = self.backpack.count(mod), self.backpack.count(fits)
+            if n > stowed:
+                fix = (f"list it in --mods on the active {fits}" if fits == self.weapon and stowed == 0
+                       else f"add a {fits} to backpack or drop a '{mod}'")
+                raise LoadoutError(f"backpack: {n} '{mod}' but {stowed} {fits} stowed; a stowed modifier "
+                                   f"sits on a stowed firearm it fits (Z-21, Z-22); {fix}")
 
 
 def _known(option, value, table):

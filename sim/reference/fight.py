@@ -20,7 +20,9 @@ Readings of the spec made here (where it does not say):
 
 * Input is validated and a ``ValueError`` is raised for a loadout the rules do
   not allow: a modifier that does not fit the chosen firearm (Z-21, Z-22), the
-  same modifier twice, armour in the wrong slot (Z-24), more than
+  same modifier twice, a ``backpack`` entry that is not a firearm or a
+  modifier, a stowed modifier without a stowed firearm of its own (Z-20,
+  Z-22), armour in the wrong slot (Z-24), more than
   [fight] max_explosives explosives (Z-18), unknown ids, negative counts, an
   empty monster list, an unknown strategy.
 * The ``used`` dict lists only the items actually used (no zero entries).
@@ -195,6 +197,7 @@ def _prepare_stalker(content: dict, loadout: dict) -> StalkerState:
     damage_bonus = character.get("damage_bonus", 0)  # Z-05
     heal_bonus = character.get("heal_bonus", 0)      # Z-03
     # Z-04: Mazhor's money_bonus is money only; it plays no part in a fight.
+    # Z-06: the other bonuses are permanent: they apply in every fight.
 
     # Start hp = max_hp unless the scenario gives one.
     hp = loadout.get("hp")
@@ -240,6 +243,16 @@ def _prepare_stalker(content: dict, loadout: dict) -> StalkerState:
         firearm_dice = items["firearms"][weapon_id]["dice"]
         # Z-21 cap on the modifiers only; Z-05 Gromoboi on top.
         firearm_bonus = min(fight_rules["modifier_cap"], mod_sum) + damage_bonus
+
+    # Z-20, Z-22: stowed firearms, each with its own modifiers, are carried and never used.
+    backpack = list(loadout.get("backpack") or [])
+    for item_id in backpack:
+        if item_id in items["modifiers"]:
+            fits = items["modifiers"][item_id]["firearm"]
+            if backpack.count(item_id) > backpack.count(fits):  # Z-21: one of each per firearm
+                raise ValueError(f"stowed modifier {item_id!r} without a stowed {fits!r} of its own (Z-22)")
+        elif item_id not in items["firearms"]:
+            raise ValueError(f"{item_id!r} is neither a firearm nor a modifier; only those are stowed (Z-20)")
 
     # Z-31: healing items carried.
     healing = {}

@@ -20,24 +20,23 @@ def fight_template(content: Content, loadout: Loadout, monsters) -> tuple[np.nda
     counters (healing ids, then explosive ids, in content order)."""
     loadout.validate(content)
     monsters = check_monsters(content, monsters)
-    character = content.characters[loadout.character]
+    character, stalker = content.characters[loadout.character], loadout.stalker(content)  # Z-01
     healing, explosives = content.family("healing"), content.family("explosives")
     fight_rules = content.rules["fight"]
     view = np.zeros(K.view_size(len(healing), len(explosives), len(monsters)), np.int64)
-    max_hp = character["max_hp"]  # Z-02
-    view[K.MAX_HP] = max_hp
-    view[K.HP] = loadout.hp if loadout.hp is not None else max_hp
+    view[K.MAX_HP], view[K.HP] = stalker.max_hp, stalker.hp  # Z-02
     view[K.DEFENCE] = sum(content.items[a]["defence"] for a in (loadout.head, loadout.body) if a)  # Z-23, Z-24
+    # Z-06: character bonuses are permanent: Verzila's HP, Gromoboi's damage and
+    # Doktor's healing apply in every fight (Mazhor's money plays no part in one)
     damage_bonus = character["damage_bonus"]  # Z-05, Z-19
-    if loadout.weapon:
+    if loadout.weapon:  # Z-20, Z-22: the active firearm and its modifiers; stowed ones play no part
         view[K.FIREARM_DICE] = content.items[loadout.weapon]["dice"]  # Z-15, Z-16
         mods = sum(content.items[m]["bonus"] for m in loadout.mods)
         view[K.FIREARM_BONUS] = min(fight_rules["modifier_cap"], mods) + damage_bonus  # Z-21
     view[K.EXPLOSIVE_BONUS] = damage_bonus
     view[K.HEAL_BONUS] = character["heal_bonus"]  # Z-03
-    reputation = loadout.reputation if loadout.reputation is not None else content.rules["stalker"]["start_reputation"]
     reduction = content.items[loadout.escape_item]["reputation"] if loadout.escape_item else 0
-    view[K.REPUTATION] = max(0, reputation + reduction)  # Z-32
+    view[K.REPUTATION] = max(0, stalker.reputation + reduction)  # Z-07, Z-32
     view[K.ESCAPE_AUTO_MAX] = fight_rules["escape_auto_max"]
     view[K.MAX_ROUNDS] = fight_rules["max_rounds"]
     K.layout(view, len(healing), len(explosives), len(monsters))

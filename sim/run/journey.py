@@ -254,13 +254,12 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     max_group = journey.settings["max_group"]
     template, labels = fight_template(content, loadout, [next(iter(content.monsters))] * max_group)
     template[F.HP] = template[F.MAX_HP]  # a journey starts at full health
-    rules = content.rules["stalker"]
-    reputation = loadout.reputation if loadout.reputation is not None else rules["start_reputation"]
+    rules, stalker = content.rules["stalker"], loadout.stalker(content)  # Z-01, Z-07
     setup = np.zeros(J.SETUP_SIZE, np.int64)
     setup[J.SU_START_HEX] = _hex_index(hexmap, hexmap.point(journey.settings["start_base"]))
-    setup[J.SU_STEP_BUDGET] = rules["step_budget"]
-    setup[J.SU_MONEY] = rules["start_money"] + content.characters[loadout.character]["money_bonus"]
-    setup[J.SU_REPUTATION] = reputation
+    setup[J.SU_STEP_BUDGET] = stalker.step_budget
+    setup[J.SU_MONEY] = stalker.money
+    setup[J.SU_REPUTATION] = stalker.reputation
     setup[J.SU_INFLUENCE] = journey.settings["influence_start"]
     setup[J.SU_REROLL_COST] = journey.settings["reroll_cost"]
     setup[J.SU_EXTRA_ONE_FAILS] = int(journey.settings["extra_one_fails"])
