@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
@@ -38,6 +38,7 @@ from sim.economy.context import EconomyContext
 from sim.economy.measure import JourneyOutcome
 from sim.economy.shop import Buyer, give
 
+TIE = 1e-12  # relative: batch sums that differ by less are equal (float rounding)
 VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "avoidance",
                    "one_shot")
 
@@ -62,7 +63,7 @@ def money_for(x, y, target, budget, rate):
     curve ``(x, y)`` reaches ``target``: 0 at or below y[0] (free disposal).
     Above its top the curve is extended at ``rate`` (outcome per G) and the
     value is flagged censored (second value True); inf if ``rate`` is 0."""
-    if target <= y[0]:
+    if target <= y[0] + TIE * abs(y[0]):
         return 0.0, False
     if target > y[-1]:
         return (float(x[-1] - budget + (target - y[-1]) / rate) if rate > 0 else math.inf), True
@@ -71,14 +72,17 @@ def money_for(x, y, target, budget, rate):
     return float(x0 + (x1 - x0) * (target - y0) / (y1 - y0) - budget), False
 
 
-def _rate(curve, base_curve, idx):
+def _rate(curve, base_curve, nothing, idx):
     """Outcome per G past the end of ``curve``: its own average rise from its
-    budget, else that of the curve with every item on sale."""
+    budget, else that of the curve with every item on sale, else (no money buys
+    more at this tier) the average rise per G from an empty kit (``nothing``:
+    its batches) to the top of the curve with every item on sale."""
     for c in (curve, base_curve):
         y = c.at(c.rates[:, idx].mean(axis=1))
         if c.x[-1] > c.x[0] and y[-1] > y[0]:
             return (y[-1] - y[0]) / (c.x[-1] - c.x[0])
-    return 0.0
+    top = base_curve.at(base_curve.rates[:, idx].mean(axis=1))[-1]
+    return max(0.0, (top - nothing[idx].mean()) / base_curve.x[-1])
 
 
 def verdict(no_use, low, high, price):
@@ -127,8 +131,19 @@ class EconomyResult:
         """The JSON of ``zonesim value --json`` (README "JSON contracts")."""
         tiers = [{"budget": t.budget, "strategy": t.strategy, "base_kit": describe_kit(t.base_kit),
                   "base_outcome": t.base_rate} for t in self.tiers]
-        return {"context": {**self.context.describe(), "tiers": tiers, "elapsed_s": self.elapsed_s},
-                "items": self.items}
+        return _finite({"context": {**self.context.describe(), "tiers": tiers, "elapsed_s": self.elapsed_s},
+                        "items": self.items})
+
+
+def _finite(obj):
+    """``obj`` with every infinite float as None (JSON has no infinity): an unbounded value."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    return obj
 
 
 def clones(content: Content, item_id: str) -> frozenset:
@@ -155,17 +170,69 @@ def _curve(buyer: Buyer, start: Loadout, budget: int, top: int, valuation) -> Cu
     return Curve(budget, x, tuple(trace), np.array([valuation(k).rates() for k in trace]))
 
 
+@dataclass
+class _Tier:
+    """What every item's valuation at one tier shares."""
+
+    content: Content
+    budget: int
+    top: int
+    buyer_for: object
+    valuation: object
+    base_curve: Curve
+    nothing: np.ndarray
+    resample: np.ndarray
+
+    def value(self, item_id):
+        """One item at this tier: its row and its bootstrap replicas (module doc)."""
+        content, budget = self.content, self.budget
+        banned = clones(content, item_id)
+        on_path = set().union(*(k.cards() for k in self.base_curve.kits))
+        curve = (_curve(self.buyer_for(banned=banned), Loadout(character=self.base_curve.kits[0].character), budget,
+                        self.top, self.valuation) if on_path & banned else self.base_curve)
+        without = curve.kits[0]
+        holder = self.buyer_for(held=item_id, banned=banned)
+        gifted = give(content, without, item_id)
+        if gifted is None or holder.kit_cost(gifted) > budget:
+            gifted = without
+        kit = holder.grow(gifted, budget) if gifted != without else without
+        kit_b, without_b = self.valuation(kit), self.valuation(without)
+
+        def value_on(idx):
+            return money_for(curve.x, curve.at(curve.rates[:, idx].mean(axis=1)), kit_b.rates()[idx].mean(),
+                             budget, _rate(curve, self.base_curve, self.nothing, idx))
+
+        value, censored = value_on(slice(None))
+        reps = np.array([value_on(idx)[0] for idx in self.resample])
+        low, high = (float(v) for v in np.percentile(reps, [2.5, 97.5]))
+        effect, e_low, e_high = paired_batch_interval(kit_b.rates(), without_b.rates())
+        no_use = self.valuation(gifted).fingerprint == self.valuation(_taken_out(gifted, item_id, without)).fingerprint
+        item = content.items[item_id]
+        return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
+                "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
+                "verdict": verdict(no_use, low, high, item["price"]), "censored": censored,
+                "kit": describe_kit(kit)}, (reps, kit_b.rates() - without_b.rates())
+
+
+def _taken_out(gifted, item_id, without):
+    """The gifted kit without the gift itself: a modifier's firearm stays (it
+    came with the gift, Z-21); any other gift gives back ``without``."""
+    if item_id in gifted.mods and gifted.weapon != without.weapon:
+        return replace(gifted, mods=tuple(m for m in gifted.mods if m != item_id))
+    return without
+
+
 def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progress=None) -> EconomyResult:
-    """Every item's value in G over the declared context (module doc)."""
+    """Every item's value in G over the declared context (module doc);
+    ``on_progress(done, total, label)`` after each item and tier."""
     start_time = time.perf_counter()
     for_sale = [e for e in content.items.values() if e.family in VALUED_FAMILIES]
     valued = [e.id for e in for_sale if items is None or e.id in items]
     top_price = max(e["price"] for e in for_sale)
-    rng = np.random.default_rng(ctx.seed)
-    resample = rng.integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
+    resample = np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
     start = Loadout(character=ctx.character)
     outcomes = {s: JourneyOutcome(content, s, ctx.days, ctx.seed) for s in ctx.strategies}
-    steps, done = len(ctx.budgets) * (len(valued) + 1), 0
+    steps, done = len(ctx.budgets) * len(valued), 0
     tiers, replicas = [], {}
     for budget in ctx.budgets:
         def buyer_for(outcome, **kw):
@@ -181,23 +248,13 @@ def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progre
 
         top = budget + top_price
         base_curve = _curve(buyer_for(outcome), start, budget, top, valuation)
-        on_path = set().union(*(k.cards() for k in base_curve.kits))
+        tier = _Tier(content, budget, top, lambda outcome=outcome, **kw: buyer_for(outcome, **kw), valuation,
+                     base_curve, valuation(start).rates(), resample)
         rows = []
-        done += 1
         for item_id in valued:
-            banned = clones(content, item_id)
-            curve = (_curve(buyer_for(outcome, banned=banned), start, budget, top, valuation)
-                     if on_path & banned else base_curve)
-            without = curve.kits[0]
-            holder = buyer_for(outcome, held=item_id, banned=banned)
-            gifted = give(content, without, item_id)
-            usable = gifted is not None and holder.kit_cost(gifted) <= budget
-            forced = gifted if usable else without
-            kit = holder.grow(gifted, budget) if usable else without
-            row, reps = _row(content, item_id, budget, curve, valuation(without), valuation(forced), valuation(kit),
-                             kit, resample, base_curve)
+            row, reps = tier.value(item_id)
             rows.append(row)
-            replicas.setdefault(item_id, []).append((reps, valuation(kit).rates() - valuation(without).rates()))
+            replicas.setdefault(item_id, []).append(reps)
             done += 1
             if on_progress:
                 on_progress(done, steps, f"{budget} G: {item_id}")
@@ -206,25 +263,6 @@ def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progre
                  for k, item_id in enumerate(valued)]
     runs = sum(o.runs for o in outcomes.values())
     return EconomyResult(ctx, tiers, items_out, time.perf_counter() - start_time, runs)
-
-
-def _row(content, item_id, budget, curve, without, forced, kit_batches, kit, resample, base_curve):
-    """One item at one tier: value in G (bootstrap interval), effect (t interval), verdict."""
-    item = content.items[item_id]
-
-    def value_on(idx):
-        return money_for(curve.x, curve.at(curve.rates[:, idx].mean(axis=1)), kit_batches.rates()[idx].mean(),
-                         budget, _rate(curve, base_curve, idx))
-
-    value, censored = value_on(slice(None))
-    reps = np.array([value_on(idx)[0] for idx in resample])
-    low, high = (float(v) for v in np.percentile(reps, [2.5, 97.5]))
-    effect, e_low, e_high = paired_batch_interval(kit_batches.rates(), without.rates())
-    no_use = forced.fingerprint == without.fingerprint
-    return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
-            "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
-            "verdict": verdict(no_use, low, high, item["price"]), "censored": censored,
-            "kit": describe_kit(kit)}, reps
 
 
 def _overall(content, item_id, rows, replicas, budgets):

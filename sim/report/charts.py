@@ -295,3 +295,30 @@ def value_price_chart(table, rate, title, provenance, path):
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     _save(fig, title, provenance, path)
+
+
+VERDICT_COLOURS = {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0", "no use here": "#9e9e9e"}
+
+
+def economy_chart(table, title, provenance, path):
+    """Each card's value in G (95% interval bar) beside its price (black tick),
+    one row per card, coloured by verdict; cards of no use here are greyed."""
+    names = list(table["item"])
+    value = np.asarray(table["value_g"], dtype=float)
+    low = np.asarray([v[0] for v in table["value_g_ci95"]], dtype=float)
+    high = np.asarray([v[1] for v in table["value_g_ci95"]], dtype=float)
+    price = np.asarray(table["price"], dtype=float)
+    fig, ax = plt.subplots(figsize=(11, max(4.0, 0.28 * len(names) + 1.5)))
+    y = np.arange(len(names))[::-1]
+    colours = [VERDICT_COLOURS.get(v, "#1565c0") for v in table["verdict"]]
+    finite_high = np.where(np.isfinite(high), high, np.nanmax(np.r_[price, value[np.isfinite(value)]]) * 1.1)
+    ax.barh(y, finite_high - low, left=low, height=0.55, color=colours, alpha=0.35)
+    ax.scatter(value, y, color=colours, s=18, zorder=3)
+    ax.scatter(price, y, marker="|", color="black", s=160, zorder=4, label="price")
+    ax.set_yticks(y, names, fontsize=8)
+    ax.set_xlabel("value in G (bar: 95% interval; dot: estimate)  ·  | the card's price")
+    ax.grid(axis="x", alpha=0.3)
+    handles = [plt.Line2D([], [], color=c, lw=6, alpha=0.5, label=v) for v, c in VERDICT_COLOURS.items()]
+    ax.legend(handles=handles + [plt.Line2D([], [], color="black", marker="|", ls="", ms=12, label="price")],
+              fontsize=8, loc="lower right")
+    _save(fig, title, provenance, path, bottom=0.06)

@@ -18,6 +18,7 @@ import polars as pl
 
 from sim.content.load import Content, ContentError, _read
 from sim.content.loadout import Loadout
+from sim.economy.value import describe_kit
 from sim.run.results import atomic_write, write_parquet
 
 REPORT_FILE = "report.toml"
@@ -49,6 +50,7 @@ class Study:
     settings: dict
     trials: dict
     tiers: dict
+    quick: bool = False
 
 
 def load_study(content: Content, quick: bool) -> Study:
@@ -71,7 +73,7 @@ def load_study(content: Content, quick: bool) -> Study:
         for m in study.get(key, []):
             if m not in content.monsters:
                 raise ContentError(f"{path}: study.{key}: unknown monster '{m}'; use one of: {', '.join(content.monsters)}")
-    return Study(study, {k: v[1 if quick else 0] for k, v in trials.items()}, parsed)
+    return Study(study, {k: v[1 if quick else 0] for k, v in trials.items()}, parsed, quick)
 
 
 def _tier(content, path, name, spec):
@@ -123,6 +125,55 @@ def fights_step(content, study, out):
                           "price (G)": [l.cost(content) for l in study.tiers.values()]}), "The tiers")
     s.image("charts/fights_heatmap.png", provenance)
     return s
+
+
+def economy_step(content, study, out):
+    """Whole-game item values in G over the declared context (economy.toml)."""
+    from sim.economy.context import load_context
+    from sim.economy.value import item_economy
+    from sim.report.charts import economy_chart
+
+    s = Section("Item economy: what every card is worth in G")
+    ctx = load_context(content, quick=study.quick)
+    result = item_economy(content, ctx)
+    table = result.table()
+    write_parquet(out / "economy.parquet", table.drop("tiers"))
+    write_parquet(out / "economy_tiers.parquet", result.tier_table())
+    context = economy_caption(result)
+    atomic_write(out / "charts" / "economy.png", lambda p: economy_chart(
+        table, "Value of every card in G (compensating variation) beside its price", context, p))
+    s.text(f"**Context:** {context}.")
+    s.text("A card's value in G is the extra budget a stalker who cannot have the card needs, re-shopping the best "
+           "kit he can, to finish his campaigns as fast as a stalker handed the card for free (compensating "
+           "variation, on the same campaign dice). It never reads the card's price, so a card is fairly priced when "
+           "its price lies inside its value interval; `zonesim tune` moves prices there. Verdicts: *no use here* "
+           "(the card changes nothing on these campaigns), *over-priced* / *under-priced* (the whole 95% interval "
+           "lies below / above the price), else *fair*. The value is the mean over the budget tiers; the effect is "
+           "the change in days to spare (more is faster).")
+    verdicts = table["verdict"].value_counts().sort("verdict")
+    s.text("Verdicts: " + ", ".join(f"{v} {n}" for v, n in verdicts.iter_rows()) + ".")
+    s.image("charts/economy.png", context)
+    cols = ["item", "family", "price", "value_g", "value_low", "value_high", "effect", "verdict"]
+    flat = table.with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
+                              pl.col("value_g_ci95").list.get(1).alias("value_high"))
+    s.table(flat.select(cols).sort("value_g", descending=True), f"Every card, mean over the tiers · {context}")
+    for tier in result.tiers:
+        rows = pl.DataFrame(tier.rows).with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
+                                                    pl.col("value_g_ci95").list.get(1).alias("value_high"))
+        s.table(rows.filter(pl.col("verdict") != "no use here").select(cols + ["kit"]).sort("value_g", descending=True),
+                f"{tier.budget:,} G tier: strategy {tier.strategy}, the kit bought without any gift: "
+                f"{describe_kit(tier.base_kit)} ({tier.base_rate:.2f} days to spare); cards of no use here left out")
+    return s
+
+
+def economy_caption(result) -> str:
+    """The context of every economy table: mode, outcome, tiers, strategy, trials, seed."""
+    ctx = result.context
+    picked = ", ".join(f"{t.budget:,} G: {t.strategy}" for t in result.tiers)
+    return (f"journey campaigns of {ctx.days} days on the content's map and orders ({ctx.character}), outcome: days to "
+            f"spare finishing every order; budget tiers {picked} (strongest of {', '.join(ctx.strategies)} on "
+            f"{ctx.selection_trials:,} selection campaigns); {ctx.valuation_trials:,} valuation campaigns per kit in "
+            f"{ctx.batches} paired batches, seed {ctx.seed}")
 
 
 def values_step(content, study, out):
@@ -339,7 +390,7 @@ def stalkeriada_step(content, study, out):
     return s
 
 
-STEPS = (("fights", fights_step), ("item values", values_step), ("loadouts", loadouts_step),
+STEPS = (("item economy", economy_step), ("fights", fights_step), ("item values", values_step), ("loadouts", loadouts_step),
          ("skirmishes", skirmish_step),
          ("tuning", tune_step), ("journeys", journeys_step), ("Stalkeriada", stalkeriada_step))
 
@@ -363,15 +414,25 @@ def run_study(content: Content, out: Path, *, quick=False, on_step=None):
 
 # --- writing -------------------------------------------------------------------------------
 
-def _fmt(v):
+G_COLUMNS = ("price", "fair", "value_g", "value_low", "value_high", "cost")
+
+
+def _fmt(v, column=""):
+    """A cell: amounts in G (columns named for prices, values in G, costs) as whole G, other floats to 4 digits."""
     if isinstance(v, float):
-        return "" if math.isnan(v) else (f"{v:,.0f}" if abs(v) >= 100 else f"{v:.4f}")
+        if math.isnan(v):
+            return ""
+        if math.isinf(v):
+            return "unbounded"
+        whole = abs(v) >= 100 or any(k in column for k in G_COLUMNS)
+        return f"{v:,.0f}" if whole else f"{v:.4f}"
     return "" if v is None else str(v)
 
 
 def _markdown_table(frame):
     head = "| " + " | ".join(frame.columns) + " |\n|" + "---|" * len(frame.columns) + "\n"
-    return head + "".join("| " + " | ".join(_fmt(v) for v in row) + " |\n" for row in frame.iter_rows())
+    return head + "".join("| " + " | ".join(_fmt(v, c) for v, c in zip(row, frame.columns)) + " |\n"
+                          for row in frame.iter_rows())
 
 
 def write_report(out: Path, sections, header: dict) -> tuple[Path, Path]:
@@ -388,7 +449,8 @@ def write_report(out: Path, sections, header: dict) -> tuple[Path, Path]:
             elif block[0] == "table":
                 _, frame, caption = block
                 md.append((f"*{caption}*\n\n" if caption else "") + _markdown_table(frame))
-                cells = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
+                cells = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v, c))}</td>"
+                                                 for v, c in zip(row, frame.columns)) + "</tr>"
                                 for row in frame.iter_rows())
                 heads = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
                 body.append(f"<table><caption>{html.escape(caption)}</caption><tr>{heads}</tr>{cells}</table>")

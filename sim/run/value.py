@@ -210,7 +210,7 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
 def priced_table(rows):
     """The value rows with the market's exchange rate (least squares through the
     origin of value against extra cost over the priced changes), fair prices and
-    verdicts; ``(table, rate)``."""
+    verdicts ("no use here" for a change that alters no trial); ``(table, rate)``."""
     table = pl.DataFrame(rows)
     priced = table.filter(pl.col("cost_change") > 0)
     cost, value = priced["cost_change"].to_numpy().astype(float), priced["value"].to_numpy()
@@ -219,7 +219,8 @@ def priced_table(rows):
         (pl.col("value") / rate).alias("fair_price"), (pl.col("ci_low") / rate).alias("fair_low"),
         (pl.col("ci_high") / rate).alias("fair_high"),
     ).with_columns(
-        pl.when(pl.col("cost_change") <= 0).then(pl.lit("n/a (no extra cost)"))
+        pl.when((pl.col("value") == 0) & (pl.col("paired_se") == 0)).then(pl.lit("no use here"))
+        .when(pl.col("cost_change") <= 0).then(pl.lit("n/a (no extra cost)"))
         .when(pl.lit(not rate > 0)).then(pl.lit("n/a (no exchange rate)"))
         .when(pl.col("fair_high") < pl.col("cost_change")).then(pl.lit("over-priced"))
         .when(pl.col("fair_low") > pl.col("cost_change")).then(pl.lit("under-priced"))
