@@ -137,7 +137,7 @@ def economy_step(content, study, out):
     ctx = load_context(content, quick=study.quick)
     result = item_economy(content, ctx)
     table = result.table()
-    write_parquet(out / "economy.parquet", table.drop("tiers"))
+    write_parquet(out / "economy.parquet", table)
     write_parquet(out / "economy_tiers.parquet", result.tier_table())
     context = economy_caption(result)
     atomic_write(out / "charts" / "economy.png", lambda p: economy_chart(
@@ -152,6 +152,12 @@ def economy_step(content, study, out):
            "the change in days to spare (more is faster).")
     verdicts = table["verdict"].value_counts().sort("verdict")
     s.text("Verdicts: " + ", ".join(f"{v} {n}" for v, n in verdicts.iter_rows()) + ".")
+    idle = table.filter((pl.col("family") == "firearms") & (pl.col("verdict") == "no use here"))["item"].to_list()
+    if idle:
+        s.text(f"Why {', '.join(idle)} are of no use here: the strongest buyer flees every fight he can, and a stalker "
+               "whose effective reputation is at most `escape_auto_max` (rules.toml, [A] Z-33) always escapes, so he "
+               "rarely fires a shot on these campaigns. What fighting gear is worth when a fight cannot be avoided "
+               "shows in the fight and skirmish sections below.")
     s.image("charts/economy.png", context)
     cols = ["item", "family", "price", "value_g", "value_low", "value_high", "effect", "verdict"]
     flat = table.with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
