@@ -31,6 +31,7 @@ def loadout_from_dict(d: dict) -> Loadout:
         explosives=tuple(d.get("explosives", {}).items()), escape_item=d.get("escape_item"),
         reputation=d.get("reputation"), hp=d.get("hp"), movement=tuple(d.get("movement", ())),
         avoidance=tuple(d.get("avoidance", ())), one_shot=tuple(d.get("one_shot", ())),
+        location=tuple(d.get("location", ())),
     )
 
 
