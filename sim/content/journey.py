@@ -89,7 +89,7 @@ def _levels(path, progression):
     ``level_points`` (attribute points) for levels 2..12."""
     out = {}
     for name in LEVEL_LISTS:
-        values = progression.get(name)
+        values = progression.get(name, [0] * (MAX_LEVEL - 1) if name == "level_points" else None)  # K-04: optional
         if (not isinstance(values, list) or len(values) != MAX_LEVEL - 1
                 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values)):
             raise ContentError(f"{path}: progression.{name}: expected {MAX_LEVEL - 1} whole numbers >= 0 "

@@ -228,7 +228,8 @@ _ODD_ROW = ((1, 0), (-1, 0), (0, -1), (1, -1), (0, 1), (1, 1))
 NO_AVOIDANCE_ON = 4  # Z-30: an "avoided on 4+" trap with no item is avoided on 4-6
 
 MAX_LEVEL = 12  # K-04: levels 1..12; each step past 12 is a completed mission instead
-LEVEL_LISTS = ("level_xp", "level_hp", "level_influence", "level_points")  # [progression], levels 2..12
+LEVEL_LISTS = ("level_xp", "level_hp", "level_influence")  # [progression], levels 2..12
+POINTS_LIST = "level_points"  # [progression] attribute points of levels 2..12 (K-04); absent: none
 
 
 def pick(stream: Stream, total: int) -> int:
@@ -702,11 +703,11 @@ def progression_settings(content: dict) -> dict:
            for key in ("xp_per_monster_hp", "xp_per_order", "influence_per_order", "influence_per_win")}
     present = [name for name in LEVEL_LISTS if name in progression]
     if not present:
-        return {**out, **{name: None for name in LEVEL_LISTS}}
+        return {**out, **{name: None for name in (*LEVEL_LISTS, POINTS_LIST)}}
     if len(present) != len(LEVEL_LISTS):
         raise ValueError(f"progression: {', '.join(LEVEL_LISTS)} go together, got only {', '.join(present)}")
-    for name in LEVEL_LISTS:
-        values = progression[name]
+    for name in (*LEVEL_LISTS, POINTS_LIST):
+        values = progression.get(name, [0] * (MAX_LEVEL - 1))  # no attribute points unless given
         if not isinstance(values, list) or len(values) != MAX_LEVEL - 1:
             raise ValueError(f"progression.{name}: expected {MAX_LEVEL - 1} numbers (levels 2..{MAX_LEVEL}), "
                              f"got {values!r}")
