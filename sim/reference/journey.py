@@ -23,7 +23,7 @@ Random streams of a trial (keyed once per trial, never restarted):
 Public functions: ``load_journey_content``, ``route_tables``, ``pick``,
 ``weighted_choice``, ``skill_test``, ``fight_on_state``, ``item_index``,
 ``full_decks``, ``loadout_cards``, ``shop_settings``, ``military_base_hex``, ``asset_limit_setting``,
-``sell_fraction_setting``, ``sell_price``, ``progression_settings``, ``shopping_list``,
+``sell_fraction_setting``, ``sell_price``, ``progression_settings``, ``shopping_list``, ``location_hexes``,
 ``simulate_journey``, ``run_journeys``.
 
 Readings of the spec made here (where it does not say):
