@@ -695,8 +695,8 @@ def progression_settings(content: dict) -> dict:
     """journey.toml [progression]'s experience and level fields, checked.
 
     Returns {"xp_per_monster_hp", "xp_per_order", "influence_per_order",
-    "influence_per_win" (stage E) (0 if missing), "level_xp", "level_hp", "level_influence", "level_points" (lists for levels
-    2..12, or None if the three are absent: no levels)}.
+    "influence_per_win" (stage E) (0 if missing), "level_xp", "level_hp", "level_influence", "level_points"
+    (lists for levels 2..12, or None if the first three are absent: no levels; level_points all 0 if absent)}.
     """
     progression = content["journey"].get("progression", {})
     out = {key: _whole(progression.get(key, 0), key)
