@@ -36,6 +36,7 @@ def loadout_from_dict(d: dict) -> Loadout:
         reputation=d.get("reputation"), hp=d.get("hp"), movement=tuple(d.get("movement", ())),
         avoidance=tuple(d.get("avoidance", ())), one_shot=tuple(d.get("one_shot", ())),
         backpack=tuple(d.get("backpack", ())),
+        location=tuple(d.get("location", ())),
     )
 
 

@@ -256,3 +256,19 @@ def test_z27_helicopter_call_reaches_the_military_base(content):
     days = np.arange(plain.done_hist.size - 1)
     mean_days = lambda r: (r.done_hist[:-1] @ days) / r.done_hist[:-1].sum()  # noqa: E731
     assert mean_days(heli) < mean_days(plain) - 1
+
+
+def test_z29_location_steps_shorten_the_calm_campaign(calm_content):
+    """Every order ends on a site: the goggles' 2 steps inside each location save days."""
+    plain = journeys(calm_content, Loadout(weapon="ak47"), n=20)
+    lit = journeys(calm_content, Loadout(weapon="ak47", location=("nvg",)), n=20)
+    assert np.argmax(lit.done_hist) < np.argmax(plain.done_hist)
+
+
+def test_k05_asset_limit_discards_worn_cards_too(calm_content, tmp_path):
+    """No events, a limit of 1 card: the vest (cheaper than the AK-47) goes back to its
+    deck in the evening, and he buys it again at a base that sells it."""
+    journey_toml = tmp_path / "calm" / "journey.toml"
+    journey_toml.write_text(journey_toml.read_text().replace("asset_limit = 14", "asset_limit = 1"))
+    r = journeys(load_content(tmp_path / "calm"), Loadout(weapon="ak47", body="vest"), n=20)
+    assert r.purchases.get("vest", 0) >= 1

@@ -59,7 +59,8 @@ def _tables(name, entries):
 def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), sites=(("target", (-1, 0)),),
                  orders=({"id": "o1", "destination": "target", "reward": 1000, "step_penalty": 0},),
                  events=None, groups=(), traps=(), skills=(), finds=(), progression=None,
-                 attributes=None, monsters_extra="", name="c", shops=None, items=None, military_base=None):
+                 attributes=None, monsters_extra="", name="c", shops=None, items=None, military_base=None,
+                 location_radius=None):
     """A copy of the default content with a hand-made journey.toml and map.
 
     ``terrain`` / ``danger``: lists of row strings.  A site at col -1 means
@@ -87,7 +88,8 @@ def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), si
     prog = {"influence_start": 3, "reroll_cost": 1, "extra_one_fails": False, **(progression or {})}
     attrs = {"strength": 2, "agility": 2, "perception": 2, "will": 2, **(attributes or {})}
     lines = ["[journey]", 'map = "test"', f'start_base = "{bases[0][0]}"', "max_group = 4",
-             *([f'military_base = "{military_base}"'] if military_base else []), "",
+             *([f'military_base = "{military_base}"'] if military_base else []),
+             *([f"location_radius = {location_radius}"] if location_radius is not None else []), "",
              "[progression]", *[f"{k} = {toml_value(v)}" for k, v in prog.items()], "",
              "[attributes]", *[f"{k} = {toml_value(v)}" for k, v in attrs.items()], "",
              "[events]", *[f"{k} = {toml_value(v)}" for k, v in ev.items()], ""]
@@ -681,10 +683,11 @@ NO_LEVEL_REWARDS = [0] * 11
 
 
 def prog(level_xp, level_hp=NO_LEVEL_REWARDS, level_influence=NO_LEVEL_REWARDS, xp_per_monster_hp=0,
-         xp_per_order=0, influence_per_order=0):
+         xp_per_order=0, influence_per_order=0, level_points=NO_LEVEL_REWARDS):
     return {"xp_per_monster_hp": xp_per_monster_hp, "xp_per_order": xp_per_order,
             "influence_per_order": influence_per_order, "level_xp": list(level_xp),
-            "level_hp": list(level_hp), "level_influence": list(level_influence)}
+            "level_hp": list(level_hp), "level_influence": list(level_influence),
+            "level_points": list(level_points)}
 
 
 HIGH = [1000 * (i + 1) for i in range(11)]  # levels 2..12 out of reach
@@ -944,7 +947,7 @@ def test_z12_z40_trophies_and_artefacts_sell_at_a_base(tmp_path):
     assert day1["orders_done"] == 1 and max(h[0] for h in day1["traffic"]) == 3
 
 
-def test_k05_asset_limit_discards_cheapest_consumables(tmp_path):
+def test_k05_asset_limit_discards_any_card_cheapest_first(tmp_path):
     kit = loadout(head="helmet", healing={"medkit": 1, "stimulator": 1}, explosives={"molotov": 1, "limonka": 1})
     # 5 cards, limit 3: two discards at the end of day 1.  Medkit and molotov both cost 100: the medkit
     # is the later in items.toml (healing after explosives), so it goes first; then the molotov.
@@ -962,11 +965,12 @@ def test_k05_asset_limit_discards_cheapest_consumables(tmp_path):
     four = make_content(tmp_path, LINE, progression={"asset_limit": 4}, name="four")
     res = simulate_journey(four, kit, FIGHTER, 10, SEED, 0)
     assert res["discarded"] == {"medkit": 1} and res["explosives"] == {"molotov": 1, "limonka": 1}
-    # limit 0: every consumable goes (cheapest first), the helmet is never discarded.
+    # limit 0: every card goes, the helmet too (K-05: any asset above the limit).
     zero = make_content(tmp_path, LINE, progression={"asset_limit": 0}, name="zero")
     res = simulate_journey(zero, kit, FIGHTER, 10, SEED, 0)
-    assert res["discarded"] == {"medkit": 1, "molotov": 1, "stimulator": 1, "limonka": 1}
-    assert res["owned"] == {"helmet": 1} and res["healing"] == {} and res["explosives"] == {}
+    assert res["discarded"] == {"medkit": 1, "molotov": 1, "stimulator": 1, "limonka": 1, "helmet": 1}
+    assert res["owned"] == {} and res["healing"] == {} and res["explosives"] == {}
+    assert res["deck"]["helmet"] == 4
     # no asset_limit: nothing is discarded.
     free = make_content(tmp_path, LINE, name="free")
     assert simulate_journey(free, kit, FIGHTER, 10, SEED, 0)["discarded"] == {}
@@ -1303,3 +1307,129 @@ def test_z12_surplus_cards_sell_at_half_price(tmp_path):
     assert res["healing"] == {"medkit": 1} and res["explosives"] == {"molotov": 1} and res["used"] == {}
     assert res["deck"]["medkit"] == 3 and res["deck"]["molotov"] == 3
     assert res["money"] == 500 - 201 + 1000 + 100 + 1000
+
+
+# --------------------------------------------------------------------------
+# Rule fidelity: K-07, Z-10, K-05, Z-28, Z-29, K-04, Z-06
+# --------------------------------------------------------------------------
+
+
+def test_k07_missed_turn_ends_the_day_at_once(tmp_path):
+    """The failed test on col 1 ends day 1 there: no more steps, no heal, no asset limit."""
+    c = make_content(tmp_path, EIGHT, danger=SKILL_DANGER, events={"nothing": level(0), "skill": level(1)},
+                     skills=({"id": "test", "attribute": "agility", "target": 100, "damage_dice": 1,
+                              "missed_turns": 1, "min_danger": 1, "max_danger": 1, "weight": 1},),
+                     progression={"influence_start": 0, "asset_limit": 0})
+    day1 = simulate_journey(c, loadout(healing={"medkit": 1}), FIGHTER, 1, SEED, 0)
+    assert day1["traffic"] == {(1, 0): 1}
+    assert day1["discarded"] == {} and day1["healing"] == {"medkit": 1} and day1["used"] == {}
+    assert day1["hp"] == NOVICE_HP - _skill_dice(0, 2)[1]  # hurt, not healed (the day is over)
+    # day 2 is missed (no movement, no limit); day 3 walks on and the limit runs that evening.
+    day2 = simulate_journey(c, loadout(healing={"medkit": 1}), FIGHTER, 2, SEED, 0)
+    assert day2["traffic"] == {(1, 0): 1} and day2["discarded"] == {}
+    day3 = simulate_journey(c, loadout(healing={"medkit": 1}), FIGHTER, 3, SEED, 0)
+    assert day3["completed"] and day3["completion_day"] == 3
+
+
+def test_z10_a_second_death_leaves_a_second_cache(tmp_path):
+    """Pits at cols 2 and 4: the first stalker dies at col 2, the second at col 4; both
+    caches lie where they fell (no recovery), the first one not wiped."""
+    traps = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 4, "min_danger": 1, "max_danger": 1,
+              "weight": 1},)
+    c = make_content(tmp_path, ["R R R R R R"], danger=["0 0 1 0 1 0"], events={"nothing": level(0),
+                     "trap": level(1)}, traps=traps)
+    trial = next(t for t in range(500) if [d < 4 for d in (lambda s: [s.die(6) for _ in range(3)])(
+        Stream(SEED, t, TRAP))] == [True, False, True])
+    res = simulate_journey(c, loadout(), {**FIGHTER, "recover_loot": False}, 2, SEED, trial)
+    assert res["deaths_at"] == {(2, 0): 1, (4, 0): 1}
+    assert res["caches"] == {(2, 0): 1000, (4, 0): 500}
+    # a third death on a hex that holds a cache adds to it
+    third = next(t for t in range(2000) if [d < 4 for d in (lambda s: [s.die(6) for _ in range(3)])(
+        Stream(SEED, t, TRAP))] == [True, True, False])
+    res = simulate_journey(c, loadout(), {**FIGHTER, "recover_loot": False}, 2, SEED, third)
+    assert res["caches"] == {(2, 0): 1500}
+    # with recovery, the replacement walks to the cache and takes it
+    res = simulate_journey(c, loadout(), FIGHTER, 2, SEED, trial)
+    assert res["caches"] == {(4, 0): 1500} and res["deaths"] == 2
+
+
+def test_z28_space_gate_cannot_be_bought_or_found_again(tmp_path):
+    orders = ({"id": "to_bar", "destination": "bar", "reward": 1000, "step_penalty": 0},
+              {"id": "home", "destination": "cordon", "reward": 500, "step_penalty": 0})
+    c = make_content(tmp_path, LINE, bases=(("cordon", (0, 0)), ("bar", (7, 0))), sites=(), orders=orders,
+                     shops={"bar": ["space_gate"], "cordon": []}, items={"space_gate": {"price": 100}})
+    res = simulate_journey(c, loadout(one_shot=["space_gate"]), FIGHTER, 10, SEED, 0)
+    assert res["gate_used"] and res["flights"] == {"space_gate": 1}
+    assert res["purchases"] == {} and res["deck"]["space_gate"] == 3  # not bought again, and he walks home
+    assert res["completion_day"] == 4
+    finds = ({"id": "gate", "kind": "item", "item": "space_gate", "amount": 0, "min_danger": 1,
+              "max_danger": 1, "weight": 1},)
+    f = make_content(tmp_path, LINE, danger=["0 1 1 1 1 1 1 0"], bases=(("cordon", (0, 0)), ("bar", (7, 0))),
+                     sites=(), orders=orders, events={"nothing": level(0), "find": level(1)}, finds=finds,
+                     name="found")
+    res = simulate_journey(f, loadout(one_shot=["space_gate"]), FIGHTER, 10, SEED, 0)
+    assert res["found"] == {} and res["owned"] == {} and res["flights"] == {"space_gate": 1}
+
+
+def test_z29_location_steps_pay_only_inside_a_location(tmp_path):
+    """Road hexes, 6 steps a day.  A location is a site and the hexes within
+    location_radius of it; the flashlight (+1) and goggles (+2) pay only for
+    moves into location hexes, and do not stack."""
+    def days(terrain, kit, radius=1, to_base=False):
+        width = len(terrain[0].split())
+        name = f"w{width}r{radius}{'-'.join(kit)}{to_base}"
+        if to_base:  # the goal is a base, and the map has no site: no location anywhere
+            c = make_content(tmp_path, terrain, bases=(("cordon", (0, 0)), ("bar", (width - 1, 0))), sites=(),
+                             orders=({"id": "o", "destination": "bar", "reward": 0, "step_penalty": 0},),
+                             location_radius=radius, name=name)
+        else:
+            c = make_content(tmp_path, terrain, location_radius=radius, name=name)
+        return simulate_journey(c, loadout(location=list(kit)), FIGHTER, 5, SEED, 0)["completion_day"]
+
+    assert days(EIGHT, ()) == 2                      # 7 steps
+    assert days(EIGHT, ("flashlight",)) == 1         # col 6 or 7 paid by the flashlight
+    assert days(EIGHT, ("flashlight",), to_base=True) == 2  # no location on the way: no help
+    ten = ["R R R R R R R R R R"]                    # 9 steps; radius 2: cols 7, 8, 9 are the location
+    assert days(ten, ("nvg",), radius=2) == 2        # 6 + 2 < 9
+    assert days(ten, ("nvg", "flashlight"), radius=2) == 2  # one active: still 2, not 3 (no stacking)
+    eleven = ["R R R R R R R R R"]                   # 8 steps: 6 + 2 suffice
+    assert days(eleven, ("nvg",), radius=2) == 1
+    assert days(eleven, ("flashlight",), radius=2) == 2
+
+
+def test_k04_level_points_raise_the_lowest_attribute_for_later_tests(tmp_path):
+    """Level 2 at the first order (10 xp) gives 2 attribute points: agility (1) is the
+    lowest, then the first listed on the tie (strength). A replacement starts afresh."""
+    p = prog([10] + HIGH[1:], level_points=[2] + [0] * 10, xp_per_order=10)
+    orders = ({"id": "a", "destination": "target", "reward": 0, "step_penalty": 0},)
+    c = make_content(tmp_path, EIGHT, progression=p, attributes={"agility": 1}, orders=orders)
+    res = simulate_journey(c, loadout(), FIGHTER, 5, SEED, 0)
+    assert res["level"] == 2 and res["attributes"] == {"strength": 3, "agility": 2, "perception": 2, "will": 2}
+
+
+def test_k04_levelled_attribute_passes_a_later_skill_test(tmp_path):
+    """The first order (col 1) brings level 2 and, in "grown", 3 attribute points;
+    the agility 5 test on col 2 then passes on 2-6 instead of 5-6, and a fail costs
+    3 missed days: far more campaigns end within 2 days (the attributes feed later tests)."""
+    orders = ({"id": "near", "destination": "near", "reward": 0, "step_penalty": 0},
+              {"id": "far", "destination": "target", "reward": 0, "step_penalty": 0})
+    skills = ({"id": "t", "attribute": "agility", "target": 5, "damage_dice": 0, "missed_turns": 3,
+               "min_danger": 1, "max_danger": 1, "weight": 1},)
+    common = dict(danger=["0 0 1 0 0 0 0 0"], sites=(("near", (1, 0)), ("target", (-1, 0))), orders=orders,
+                  events={"nothing": level(0), "skill": level(1)}, skills=skills, attributes={"agility": 0})
+    flat = make_content(tmp_path, EIGHT, progression={"influence_start": 0, **prog(HIGH, xp_per_order=10)},
+                        name="flat", **common)
+    grown = make_content(tmp_path, EIGHT, progression={"influence_start": 0, **prog(
+        [10] + HIGH[1:], xp_per_order=10, level_points=[3] + [0] * 10)}, name="grown", **common)
+    done = [sum(simulate_journey(c, loadout(), FIGHTER, 2, SEED, t)["completed"] for t in range(200))
+            for c in (flat, grown)]
+    assert done[0] < done[1]
+
+
+def test_z06_permanent_bonuses_stay_with_the_replacement(tmp_path):
+    """Verzila's 35 max hp stays after a death (Z-06); Mazhor's money does not (Z-04, Z-09)."""
+    c = trap_content(tmp_path, avoid_on=7)
+    verzila = simulate_journey(c, loadout(character="verzila"), FIGHTER, 1, SEED, 0)
+    assert verzila["deaths"] == 1 and verzila["max_hp"] == verzila["hp"] == 35
+    mazhor = simulate_journey(c, loadout(character="mazhor"), FIGHTER, 1, SEED, 0)
+    assert mazhor["deaths"] == 1 and mazhor["money"] == 500

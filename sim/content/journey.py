@@ -20,7 +20,7 @@ FIND_KINDS = ("money", "artefact", "item")
 _BAND = {"min_danger": ("int", True, 0), "max_danger": ("int", True, 0), "weight": ("int", True, 0)}
 SECTIONS = {
     "journey": {"map": ("str", True, None), "start_base": ("str", True, None), "max_group": ("int", True, 1),
-                "military_base": ("str", False, None)},
+                "military_base": ("str", False, None), "location_radius": ("int", False, 0)},
     "progression": {"influence_start": ("int", True, 0), "reroll_cost": ("int", True, 0),
                     "extra_one_fails": ("bool", True, None), "xp_per_monster_hp": ("int", True, 0),
                     "xp_per_order": ("int", True, 0), "influence_per_order": ("int", True, 0),
@@ -29,7 +29,8 @@ SECTIONS = {
 }
 MAX_LEVEL = 12  # K-04
 MAX_ORDERS = 62  # a campaign's orders (the kernel keeps the done ones as bits)
-LEVEL_LISTS = ("level_xp", "level_hp", "level_influence")  # [progression] rewards of levels 2..12
+LEVEL_LISTS = ("level_xp", "level_hp", "level_influence", "level_points")  # [progression] rewards of levels 2..12
+MAX_ATTRIBUTES = 8  # K-08: the journey kernel's room for attributes (sim.kernels.journey.MAX_ATTRIBUTES)
 LISTS = {
     "monster_groups": {"monsters": ("list", True, None), **_BAND},
     "traps": {"id": ("str", True, None), "dice": ("int", True, 0), "bonus": ("int", True, None),
@@ -84,10 +85,11 @@ def _list_entries(path, raw, section, fields, check_list):
 
 
 def _levels(path, progression):
-    """K-04: ``level_xp`` (strictly rising), ``level_hp`` and ``level_influence`` for levels 2..12."""
+    """K-04: ``level_xp`` (strictly rising), ``level_hp``, ``level_influence`` and
+    ``level_points`` (attribute points) for levels 2..12."""
     out = {}
     for name in LEVEL_LISTS:
-        values = progression.get(name)
+        values = progression.get(name, [0] * (MAX_LEVEL - 1) if name == "level_points" else None)  # K-04: optional
         if (not isinstance(values, list) or len(values) != MAX_LEVEL - 1
                 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values)):
             raise ContentError(f"{path}: progression.{name}: expected {MAX_LEVEL - 1} whole numbers >= 0 "
@@ -128,6 +130,8 @@ def load_journey(content: Content) -> JourneyContent:
         if name != "assumed" and (isinstance(value, bool) or not isinstance(value, int)):
             raise ContentError(f"{path}: attributes.{name}: expected int, got {value!r}")
     attributes = {k: v for k, v in attributes.items() if k != "assumed"}
+    if not 1 <= len(attributes) <= MAX_ATTRIBUTES:
+        raise ContentError(f"{path}: [attributes]: {len(attributes)} given; give 1..{MAX_ATTRIBUTES} attributes")
     events = raw.get("events", {})
     for kind in EVENT_KINDS:
         weights = events.get(kind)

@@ -47,12 +47,13 @@ class Loadout:
     avoidance: tuple = ()
     one_shot: tuple = ()
     backpack: tuple = ()
+    location: tuple = ()  # Z-29: flashlight, night-vision goggles
 
     def cards(self):
         """Every card carried, as ``{item_id: count}``."""
         out = {}
         singles = [self.weapon, *self.mods, self.head, self.body, self.escape_item, *self.movement, *self.avoidance,
-                   *self.one_shot, *self.backpack]
+                   *self.one_shot, *self.backpack, *self.location]
         for item_id, n in [(i, 1) for i in singles if i] + list(self.healing) + list(self.explosives):
             out[item_id] = out.get(item_id, 0) + n
         return out
@@ -94,7 +95,8 @@ class Loadout:
                                    f"use --{content.items[item_id]['slot']} {item_id}")
         _family(content, "--escape-item", self.escape_item, "escape")
         for option, ids, family in (("--movement", self.movement, "movement"),
-                                    ("--avoidance", self.avoidance, "avoidance"), ("--one-shot", self.one_shot, "one_shot")):
+                                    ("--avoidance", self.avoidance, "avoidance"), ("--one-shot", self.one_shot, "one_shot"),
+                                    ("--location", self.location, "location")):
             for item_id in ids:
                 _family(content, option, item_id, family)
         for option, pairs, family in (("--stims/--medkits", self.healing, "healing"),

@@ -2,9 +2,9 @@
 
 A kit is grown one card at a time (a firearm or a modifier for it, Z-20, Z-21;
 head or body armour, Z-24; one more medkit, stimulator or explosive within its
-deck and the explosives cap, Z-11, Z-18, Z-31; an escape, Zone-movement or
-avoidance item, one active each, Z-25, Z-30, Z-32; a one-shot card, Z-27, Z-28),
-a slot's card being swapped for another. At each step the buyer compares every
+deck and the explosives cap, Z-11, Z-18, Z-31; an escape, Zone-movement,
+location-movement or avoidance item, one active each, Z-25, Z-29, Z-30, Z-32;
+a one-shot card, Z-27, Z-28), a slot's card being swapped for another. At each step the buyer compares every
 affordable change on the selection trials and takes the one with the most gain
 per G among those whose gain is clear of the noise (more than two standard
 errors of the paired batch differences); a change that costs nothing extra and
@@ -73,7 +73,7 @@ class Buyer:
         for item in content.family("escape"):
             if loadout.escape_item != item.id:
                 offer(item.id, escape_item=item.id)
-        for family in ("movement", "avoidance"):  # one active of each (Z-25, Z-30)
+        for family in ("movement", "location", "avoidance"):  # one active of each (Z-25, Z-29, Z-30)
             for item in content.family(family):
                 if (item.id,) != getattr(loadout, family):
                     offer(item.id, **{family: (item.id,)})
@@ -136,7 +136,7 @@ def give(content: Content, loadout: Loadout, item_id: str) -> Loadout | None:
         fields = {family: tuple(counts.items())}
     elif family == "escape":
         fields = {"escape_item": item_id}
-    elif family in ("movement", "avoidance"):
+    elif family in ("movement", "location", "avoidance"):
         fields = {family: (item_id,)}
     elif family == "one_shot":
         fields = {"one_shot": loadout.one_shot + (item_id,)}

@@ -39,8 +39,8 @@ from sim.economy.measure import JourneyOutcome
 from sim.economy.shop import Buyer, give
 
 TIE = 1e-12  # relative: batch sums that differ by less are equal (float rounding)
-VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "avoidance",
-                   "one_shot")
+VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "location",
+                   "avoidance", "one_shot")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Journeys over a hex map: days of movement, hex events, fights, orders, bases'
 shops with finite decks, death and the replacement stalker, levels and the
-asset limit (Z-08..Z-13, Z-25, Z-26, Z-30, Z-34..Z-41, K-01..K-08).
+asset limit (Z-06, Z-08..Z-13, Z-25..Z-30, Z-34..Z-41, K-01..K-08).
 
 The stalker's body (HP, carried healing items and explosives, firearm, armour,
 reputation for escapes) is a fight view (``sim.kernels.fight``) laid out for
@@ -30,46 +30,60 @@ LO, HI, WEIGHT = 0, 1, 2
 G_SIZE, G_MONSTER0 = 3, 4                      # monster groups: size, monster indices
 MN_HP, MN_DICE, MN_BONUS, MN_DEFENCE, MN_TROPHY = 0, 1, 2, 3, 4   # monsters
 T_DICE, T_BONUS, T_AVOID_ON = 3, 4, 5          # traps
-S_VALUE, S_TARGET, S_DAMAGE_DICE, S_MISSED = 3, 4, 5, 6           # skill events
+S_ATTRIBUTE, S_TARGET, S_DAMAGE_DICE, S_MISSED = 3, 4, 5, 6       # skill events (the attribute's index)
 FD_KIND, FD_AMOUNT = 3, 4                      # finds
 FIND_MONEY, FIND_ARTEFACT, FIND_ITEM = 0, 1, 2  # an item find's amount is the item's index
 O_DEST, O_REWARD, O_PENALTY = 0, 1, 2          # orders
-L_XP, L_HP, L_INFLUENCE = 0, 1, 2              # levels 2..12: experience to reach, rewards (K-04)
+L_XP, L_HP, L_INFLUENCE, L_POINTS = 0, 1, 2, 3  # levels 2..12: experience to reach, rewards (K-04)
 # the shopping list (the starting loadout, in buying order): item, kind, wanted count, value, always, price, slot
 P_ITEM, P_KIND, P_WANTED, P_VALUE, P_ALWAYS, P_PRICE, P_SLOT = range(7)
-(K_FIREARM, K_MOD, K_BODY, K_HEAD, K_ESCAPE, K_MOVEMENT, K_AVOIDANCE, K_ONE_SHOT, K_HEAL, K_EXPL) = range(10)
-C_ITEM, C_SLOT = 0, 1                          # consumables in discard order (K-05): item, count slot
+(K_FIREARM, K_MOD, K_BODY, K_HEAD, K_ESCAPE, K_MOVEMENT, K_AVOIDANCE, K_ONE_SHOT, K_LOCATION, K_HEAL,
+ K_EXPL) = range(11)
+D_ITEM, D_SLOT, D_WANTED = 0, 1, 2  # every item in discard order (K-05): item, view count slot (-1: a card), wanted
 
 # --- setup vector: the run's constants
 (SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_INFLUENCE, SU_REROLL_COST, SU_EXTRA_ONE_FAILS,
  SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER,
  SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS, SU_HELICOPTER, SU_SPACE_GATE, SU_MILITARY_HEX,
- SU_ORDER_CHOICE, SU_INFLUENCE_PER_WIN, SU_SELL_PERMILLE) = range(22)
-SETUP_SIZE = 22  # SU_SELL_PERMILLE: the selling price in thousandths of the price (Z-12)  # SU_HELICOPTER / SU_SPACE_GATE: item indices (-1: not in the content); SU_MILITARY_HEX: -1 none
+ SU_ORDER_CHOICE, SU_INFLUENCE_PER_WIN, SU_SELL_PERMILLE, SU_N_ATTRIBUTES, SU_ATTR0) = range(24)
+# SU_SELL_PERMILLE: the selling price in thousandths of the price (Z-12); SU_HELICOPTER / SU_SPACE_GATE: item
+# indices (-1: not in the content); SU_MILITARY_HEX: -1 none; SU_ATTR0: the starting attributes (K-08),
+# SU_N_ATTRIBUTES of them
+MAX_ATTRIBUTES = 8
+SETUP_SIZE = SU_ATTR0 + MAX_ATTRIBUTES
 MAX_LEVEL = 12
 
 # --- journey state ``js``: the stalker (the second line is derived from what he owns) ...
 HEX, MONEY, REP, TROPHY, ARTEFACT = range(5)
-ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE = range(5, 12)
-# ... the loot cache of his dead predecessor (CACHE_HEX -1: none) ...
-CACHE_HEX, CACHE_MONEY, CACHE_TROPHY, CACHE_ARTEFACT = range(12, 16)
+ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE, LOCATION_STEPS = range(5, 13)
+# ... the loot caches of his dead predecessors (Z-10), the space gate used (Z-28) ...
+N_CACHES, GATE_USED = 13, 14
 # ... the campaign ...
 (INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS, DEATH_DAY, XP, LEVEL,
- MISSIONS, LEVEL_HP_GAINED, SPENT, DONE_MASK) = range(16, 31)
+ MISSIONS, LEVEL_HP_GAINED, SPENT, DONE_MASK) = range(15, 30)
+ATTR0 = 30  # the stalker's attributes (K-08), raised by level rewards (K-04)
 # ... then blocks at these offsets (``n_all`` items of items.toml, ``n_items`` consumable types):
-OWN0 = 31  # cards owned, per item; then the cache's owned cards, the decks, the cache's consumable counts
+OWN0 = ATTR0 + MAX_ATTRIBUTES  # cards owned, per item; then the decks; then the loot caches
+CH_HEX, CH_MONEY, CH_TROPHY, CH_ARTEFACT, CH_OWN0 = range(5)  # a cache: hex, loot, owned cards, then counts
 
 
 @njit(inline="always", cache=True)
 def blocks(n_all):
-    """Offsets of the cache's owned cards, the decks and the cache's consumable counts."""
-    return OWN0 + n_all, OWN0 + 2 * n_all, OWN0 + 3 * n_all
+    """Offsets of the decks and of the first loot cache."""
+    return OWN0 + n_all, OWN0 + 2 * n_all
 
 
 @njit(inline="always", cache=True)
-def state_size(n_all, n_items):
-    """Length of ``js`` for ``n_all`` items and ``n_items`` healing + explosive types."""
-    return blocks(n_all)[2] + n_items
+def cache_size(n_all, n_items):
+    """Length of one loot cache (Z-10): hex, money, trophies, artefacts, cards, consumable counts."""
+    return CH_OWN0 + n_all + n_items
+
+
+@njit(inline="always", cache=True)
+def state_size(n_all, n_items, n_caches):
+    """Length of ``js`` for ``n_all`` items, ``n_items`` healing + explosive types
+    and room for ``n_caches`` loot caches (one death a day at most: the days)."""
+    return blocks(n_all)[1] + n_caches * cache_size(n_all, n_items)
 
 
 @njit(inline="always", cache=True)
@@ -120,9 +134,10 @@ def _item_slot(view, i):
 @njit(cache=True)
 def _wear(view, js, plan, setup):
     """Derive the stalker's kit from the loadout cards he owns and put it on the
-    fight view (Z-15..Z-25, Z-30, Z-32): the firearm and its modifiers (capped),
-    head + body defence, the escape item, the best movement and avoidance item."""
-    js[FIRE_DICE], js[FIRE_BONUS], js[DEFENCE], js[ESC_RED], js[MOVE] = 0, 0, 0, 0, 0
+    fight view (Z-15..Z-25, Z-29, Z-30, Z-32): the firearm and its modifiers
+    (capped), head + body defence, the escape item, the best movement, location
+    and avoidance item (one active, no stacking)."""
+    js[FIRE_DICE], js[FIRE_BONUS], js[DEFENCE], js[ESC_RED], js[MOVE], js[LOCATION_STEPS] = 0, 0, 0, 0, 0, 0
     js[AVOID_ALWAYS], js[AVOID_ON] = 0, setup[SU_AVOID_BASELINE]
     mods = 0
     for r in range(plan.shape[0]):
@@ -139,6 +154,8 @@ def _wear(view, js, plan, setup):
             js[ESC_RED] = value
         elif kind == K_MOVEMENT:
             js[MOVE] = max(js[MOVE], value)
+        elif kind == K_LOCATION:
+            js[LOCATION_STEPS] = max(js[LOCATION_STEPS], value)
         elif kind == K_AVOIDANCE:
             js[AVOID_ON] = min(js[AVOID_ON], value)
             js[AVOID_ALWAYS] |= plan[r, P_ALWAYS]
@@ -153,24 +170,37 @@ def _wear(view, js, plan, setup):
 
 @njit(cache=True)
 def _die_and_replace(view, js, plan, setup, n_all, deaths_at, day):
-    """Z-08..Z-10: money, loot, cards and items become the loot cache at the death
-    hex (an older cache is lost); a replacement starts at the start base with the
-    replacement money and nothing else, at level 1 (K-04)."""
-    cache_own, _, cache_counts = blocks(n_all)
+    """Z-08..Z-10: money, loot, cards and items stay on the death hex as a loot
+    cache (added to one already lying there; older caches elsewhere stay); a
+    replacement starts at the start base with the replacement money and nothing
+    else, at level 1 with the starting attributes (K-04); the character's
+    permanent bonuses stay (Z-06: max HP, damage, healing)."""
+    n_items = _n_items(view)
+    size = cache_size(n_all, n_items)
     js[DEATHS] += 1
     if js[DEATH_DAY] == 0:
         js[DEATH_DAY] = day
     deaths_at[js[HEX]] += 1
-    js[CACHE_HEX], js[CACHE_MONEY], js[CACHE_TROPHY], js[CACHE_ARTEFACT] = js[HEX], js[MONEY], js[TROPHY], js[ARTEFACT]
+    at = blocks(n_all)[1]
+    while at < blocks(n_all)[1] + js[N_CACHES] * size and js[at + CH_HEX] != js[HEX]:
+        at += size
+    if at == blocks(n_all)[1] + js[N_CACHES] * size:  # a new cache
+        js[N_CACHES] += 1
+        js[at:at + size] = 0
+        js[at + CH_HEX] = js[HEX]
+    js[at + CH_MONEY] += js[MONEY]
+    js[at + CH_TROPHY] += js[TROPHY]
+    js[at + CH_ARTEFACT] += js[ARTEFACT]
     for i in range(n_all):
-        js[cache_own + i] = js[OWN0 + i]
+        js[at + CH_OWN0 + i] += js[OWN0 + i]
         js[OWN0 + i] = 0
-    for i in range(_n_items(view)):
-        js[cache_counts + i] = view[_item_slot(view, i)]
+    for i in range(n_items):
+        js[at + CH_OWN0 + n_all + i] += view[_item_slot(view, i)]
         view[_item_slot(view, i)] = 0
     js[HEX], js[MONEY], js[REP], js[TROPHY], js[ARTEFACT] = setup[SU_START_HEX], setup[SU_REPLACEMENT_MONEY], 0, 0, 0
     js[MISSED] = 0
     js[XP], js[LEVEL] = 0, 1  # a new stalker (K-04); Influence is the player's (K-06)
+    js[ATTR0:OWN0] = setup[SU_ATTR0:SU_ATTR0 + MAX_ATTRIBUTES]
     view[F.MAX_HP] = view[F.MAX_HP] - js[LEVEL_HP_GAINED]
     js[LEVEL_HP_GAINED] = 0
     view[F.HP] = view[F.MAX_HP]
@@ -178,30 +208,47 @@ def _die_and_replace(view, js, plan, setup, n_all, deaths_at, day):
 
 
 @njit(cache=True)
-def _recover_cache(view, js, plan, setup, n_all):
-    """Z-10: the replacement takes the loot cache on reaching its hex."""
-    cache_own, _, cache_counts = blocks(n_all)
-    js[MONEY] += js[CACHE_MONEY]
-    js[TROPHY] += js[CACHE_TROPHY]
-    js[ARTEFACT] += js[CACHE_ARTEFACT]
+def _recover_cache(view, js, plan, setup, n_all, k):
+    """Z-10: the replacement takes loot cache ``k`` on reaching its hex; the
+    later caches move up one place."""
+    n_items = _n_items(view)
+    size = cache_size(n_all, n_items)
+    at = blocks(n_all)[1] + k * size
+    js[MONEY] += js[at + CH_MONEY]
+    js[TROPHY] += js[at + CH_TROPHY]
+    js[ARTEFACT] += js[at + CH_ARTEFACT]
     for i in range(n_all):
-        js[OWN0 + i] += js[cache_own + i]
-        js[cache_own + i] = 0
-    for i in range(_n_items(view)):
-        view[_item_slot(view, i)] += js[cache_counts + i]
-        js[cache_counts + i] = 0
-    js[CACHE_HEX] = -1
+        js[OWN0 + i] += js[at + CH_OWN0 + i]
+    for i in range(n_items):
+        view[_item_slot(view, i)] += js[at + CH_OWN0 + n_all + i]
+    end = blocks(n_all)[1] + js[N_CACHES] * size
+    js[at:end - size] = js[at + size:end].copy()
+    js[N_CACHES] -= 1
     _wear(view, js, plan, setup)
 
 
+@njit(inline="always", cache=True)
+def _goal(js, orders, dist, setup, cache0, size):
+    """The goal and the loot cache it is (-1: the order's destination): with
+    loot to recover (Z-10, the strategy's choice), the nearest cache (least route
+    weight from here; the oldest on ties), else the order's destination."""
+    if js[N_CACHES] == 0 or setup[SU_RECOVER_LOOT] == 0:
+        return orders[js[ORDER], O_DEST], -1
+    best = 0
+    for k in range(1, js[N_CACHES]):
+        if dist[js[cache0 + k * size + CH_HEX], js[HEX]] < dist[js[cache0 + best * size + CH_HEX], js[HEX]]:
+            best = k
+    return js[cache0 + best * size + CH_HEX], best
+
+
 @njit(cache=True)
-def _shop(view, js, plan, sells, base, sell_permille, purchases):
+def _shop(view, js, plan, sells, base, setup, purchases):
     """Z-12, Z-40: sell trophies and artefacts, then surplus cards at half price,
     then buy the shopping list (the starting loadout) while the base sells it,
     its deck has a card (Z-11), the stalker wants more and can pay. True if
     anything changed hands (Z-13)."""
     n_all = sells.shape[1]
-    deck = blocks(n_all)[1]
+    deck = blocks(n_all)[0]
     traded = False
     if js[TROPHY] + js[ARTEFACT] > 0:
         js[MONEY] += js[TROPHY] + js[ARTEFACT]
@@ -213,7 +260,7 @@ def _shop(view, js, plan, sells, base, sell_permille, purchases):
         while held[slot] > plan[r, P_WANTED]:
             held[slot] -= 1
             js[deck + plan[r, P_ITEM]] += 1
-            js[MONEY] += plan[r, P_PRICE] * sell_permille // 1000
+            js[MONEY] += plan[r, P_PRICE] * setup[SU_SELL_PERMILLE] // 1000
             traded = True
     for r in range(plan.shape[0]):
         item, kind = plan[r, P_ITEM], plan[r, P_KIND]
@@ -221,7 +268,7 @@ def _shop(view, js, plan, sells, base, sell_permille, purchases):
             continue
         if kind == K_MOD and js[OWN0 + plan[0, P_ITEM]] == 0:
             continue  # modifiers only with the firearm they fit (Z-21)
-        while js[deck + item] > 0 and js[MONEY] >= plan[r, P_PRICE] and _wants(view, js, plan, r):
+        while js[deck + item] > 0 and js[MONEY] >= plan[r, P_PRICE] and _wants(view, js, plan, r, setup):
             js[MONEY] -= plan[r, P_PRICE]
             js[SPENT] += plan[r, P_PRICE]
             purchases[item] += 1
@@ -231,29 +278,36 @@ def _shop(view, js, plan, sells, base, sell_permille, purchases):
 
 
 @njit(cache=True)
-def _asset_limit(view, js, consumables, limit, n_all):
-    """K-05: above the limit of cards at the end of a day, the cheapest consumables
-    go back to their decks."""
+def _asset_limit(view, js, plan, setup, discards, n_all):
+    """K-05: above the limit of cards at the end of a day, cards go back to their
+    decks, any card (the strategy's choice): first those held beyond the wanted
+    count (no use, Z-20, Z-24, Z-25), then any, the cheapest first."""
+    limit = setup[SU_ASSET_LIMIT]
     if limit < 0:
         return
-    deck = blocks(n_all)[1]
+    deck = blocks(n_all)[0]
     cards = 0
-    for i in range(n_all):
-        cards += js[OWN0 + i]
-    for r in range(consumables.shape[0]):
-        cards += view[consumables[r, C_SLOT]]
-    for r in range(consumables.shape[0]):
-        while cards > limit and view[consumables[r, C_SLOT]] > 0:
-            view[consumables[r, C_SLOT]] -= 1
-            js[deck + consumables[r, C_ITEM]] += 1
-            cards -= 1
-    F.recount(view)
+    for r in range(discards.shape[0]):
+        cards += js[OWN0 + discards[r, D_ITEM]] if discards[r, D_SLOT] < 0 else view[discards[r, D_SLOT]]
+    if cards <= limit:
+        return
+    for keep in (1, 0):  # the wanted count kept, then nothing kept
+        for r in range(discards.shape[0]):
+            held = js if discards[r, D_SLOT] < 0 else view
+            slot = OWN0 + discards[r, D_ITEM] if discards[r, D_SLOT] < 0 else discards[r, D_SLOT]
+            while cards > limit and held[slot] > keep * discards[r, D_WANTED]:
+                held[slot] -= 1
+                js[deck + discards[r, D_ITEM]] += 1
+                cards -= 1
+    _wear(view, js, plan, setup)
 
 
 @njit(cache=True)
-def _gain_xp(view, js, levels, xp):
-    """K-04: experience, then every level reached, rewards top to bottom; past
-    level 12 each further step (the last gap again) is a completed mission."""
+def _gain_xp(view, js, levels, setup, xp):
+    """K-04: experience, then every level reached, rewards top to bottom (max HP,
+    Influence, attribute points: each to the lowest attribute, the first on
+    ties, the strategy's choice); past level 12 each further step (the last gap
+    again) is a completed mission."""
     js[XP] += xp
     last, gap = levels[MAX_LEVEL - 2, L_XP], levels[MAX_LEVEL - 2, L_XP] - levels[MAX_LEVEL - 3, L_XP]
     while True:
@@ -270,6 +324,12 @@ def _gain_xp(view, js, levels, xp):
         view[F.HP] += reward
         js[LEVEL_HP_GAINED] += reward
         js[INFLUENCE] += levels[level - 2, L_INFLUENCE]
+        for _ in range(levels[level - 2, L_POINTS]):
+            low = ATTR0
+            for a in range(ATTR0 + 1, ATTR0 + setup[SU_N_ATTRIBUTES]):
+                if js[a] < js[low]:
+                    low = a
+            js[low] += 1
 
 
 @njit(cache=True)
@@ -297,7 +357,7 @@ def _fight_group(view, js, params, asks, rng, fns, group, monsters, levels, setu
             js[TROPHY] += monsters[group[G_MONSTER0 + i], MN_TROPHY]
             hp_killed += monsters[group[G_MONSTER0 + i], MN_HP]
         js[INFLUENCE] += setup[SU_INFLUENCE_PER_WIN]  # K-06
-        _gain_xp(view, js, levels, setup[SU_XP_PER_HP] * hp_killed)  # K-08
+        _gain_xp(view, js, levels, setup, setup[SU_XP_PER_HP] * hp_killed)  # K-08
     return outcome == F.DEATH
 
 
@@ -325,13 +385,14 @@ def _trap(view, js, params, rng, rescue, trap, used):
 
 @njit(cache=True)
 def _skill_event(view, js, params, rng, rescue, event, setup, used):
-    """K-01..K-03, K-06..K-08: a skill test, one Influence re-roll, then damage and
-    missed turns. True if dead."""
+    """K-01..K-03, K-06..K-08: a skill test on the stalker's attribute, one
+    Influence re-roll, then damage and missed turns. True if dead."""
     extra_one_fails = setup[SU_EXTRA_ONE_FAILS] != 0
-    passed, _ = skill_test(rng, SKILL, event[S_VALUE], 0, event[S_TARGET], extra_one_fails)
+    value = js[ATTR0 + event[S_ATTRIBUTE]]
+    passed, _ = skill_test(rng, SKILL, value, 0, event[S_TARGET], extra_one_fails)
     if not passed and js[INFLUENCE] >= setup[SU_REROLL_COST]:
         js[INFLUENCE] -= setup[SU_REROLL_COST]
-        passed, _ = skill_test(rng, SKILL, event[S_VALUE], 0, event[S_TARGET], extra_one_fails)
+        passed, _ = skill_test(rng, SKILL, value, 0, event[S_TARGET], extra_one_fails)
     if passed:
         return False
     if _hurt(view, params, rescue, roll(rng, SKILL, event[S_DAMAGE_DICE], 6), used):
@@ -367,8 +428,11 @@ def _hex_event(view, js, params, asks, rng, fns, level, tables, setup, used):
 
 
 @njit(cache=True)
-def _wants(view, js, plan, r):
-    """Whether the stalker wants one more of shopping-list entry ``r``."""
+def _wants(view, js, plan, r, setup):
+    """Whether the stalker wants one more of shopping-list entry ``r`` (never a
+    space gate once one was used: it is out of the game, Z-28)."""
+    if js[GATE_USED] != 0 and plan[r, P_ITEM] == setup[SU_SPACE_GATE]:
+        return False
     held = view[plan[r, P_SLOT]] if plan[r, P_KIND] >= K_HEAL else js[OWN0 + plan[r, P_ITEM]]
     return held < plan[r, P_WANTED]
 
@@ -387,11 +451,11 @@ def _take(view, js, plan, r, deck):
 def _found_item(view, js, plan, item, setup, n_all):
     """Z-11, Z-14: a found card comes from its deck; kept if the shopping list
     wants it, otherwise put straight back (nothing changes)."""
-    deck = blocks(n_all)[1]
+    deck = blocks(n_all)[0]
     if js[deck + item] <= 0:
         return
     for r in range(plan.shape[0]):
-        if plan[r, P_ITEM] == item and _wants(view, js, plan, r):
+        if plan[r, P_ITEM] == item and _wants(view, js, plan, r, setup):
             _take(view, js, plan, r, deck)
             _wear(view, js, plan, setup)
             return
@@ -422,7 +486,7 @@ def _complete_order(view, js, orders, dist, levels, setup, day):
     js[REP] += 1
     view[F.REPUTATION] = max(0, js[REP] + js[ESC_RED])
     js[INFLUENCE] += setup[SU_INFLUENCE_PER_ORDER]
-    _gain_xp(view, js, levels, setup[SU_XP_PER_ORDER])
+    _gain_xp(view, js, levels, setup, setup[SU_XP_PER_ORDER])
     js[ORDERS_DONE] += 1
     js[DONE_MASK] |= 1 << k
     if js[FIRST_DAY] == 0:
@@ -436,71 +500,82 @@ def _complete_order(view, js, orders, dist, levels, setup, day):
 @njit(cache=True)
 def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors,
                  used, traffic, deaths_at, purchases):
-    """One campaign of up to ``days`` days (Z-34: a day's steps; K-07 missed
-    turns; Z-13 a trade ends the day; K-05 the asset limit at the end of a day)."""
-    cost, epicentre, danger, base_of_hex, is_base = hexes
-    plan, sells, consumables = tables[7], tables[8], tables[9]
+    """One campaign of up to ``days`` days (Z-34: a day's steps; Z-29 location
+    steps; K-07 missed turns; Z-13 a trade ends the day; K-05 the asset limit at
+    the end of a day)."""
+    cost, epicentre, danger, base_of_hex, is_base, location = hexes
+    plan, sells, discards = tables[7], tables[8], tables[9]
     setup = vectors[0]
     n_all = sells.shape[1]
+    cache0, size = blocks(n_all)[1], cache_size(n_all, _n_items(view))
     js[ORDER] = _next_order(js, orders, dist, setup)
     for day in range(1, days + 1):
         if js[ORDERS_DONE] == orders.shape[0]:
             return
-        if js[MISSED] > 0:  # K-07: the day is lost, asset limits included
+        if js[MISSED] > 0:  # K-07: a missed day: no movement, events, experience or limits
             js[MISSED] -= 1
             continue
-        if _fly(js, orders, setup, is_base, n_all):
+        if _fly(js, orders, dist, setup, is_base, n_all, size):
             _wear(view, js, plan, setup)
-            _asset_limit(view, js, consumables, setup[SU_ASSET_LIMIT], n_all)
+            _asset_limit(view, js, plan, setup, discards, n_all)
             continue
         penalty = orders[js[ORDER], O_PENALTY]
         budget = setup[SU_STEP_BUDGET] + js[MOVE] - penalty  # Z-25, Z-41
         epicentre_limit = min(setup[SU_STEP_BUDGET], budget)  # Z-26
-        spent = 0
+        spent, location_left = 0, js[LOCATION_STEPS]  # Z-29: steps only for moves into a location hex
         while True:
-            recovering = js[CACHE_HEX] >= 0 and setup[SU_RECOVER_LOOT] != 0
-            goal = js[CACHE_HEX] if recovering else orders[js[ORDER], O_DEST]
+            goal, k = _goal(js, orders, dist, setup, cache0, size)
             if js[HEX] == goal:
-                if recovering:
-                    _recover_cache(view, js, plan, setup, n_all)
+                if k >= 0:
+                    _recover_cache(view, js, plan, setup, n_all, k)
                     continue
                 _complete_order(view, js, orders, dist, tables[6], setup, day)
                 if js[ORDERS_DONE] == orders.shape[0]:
                     return
                 continue
             base = base_of_hex[js[HEX]]
-            if base >= 0 and _shop(view, js, plan, sells, base, setup[SU_SELL_PERMILLE], purchases):
+            if base >= 0 and _shop(view, js, plan, sells, base, setup, purchases):
                 _wear(view, js, plan, setup)
                 break  # Z-13: trading ends the day's steps
             n = hop[goal, js[HEX]]
-            limit = epicentre_limit if epicentre[n] != 0 else budget
-            if spent + cost[n] > limit:  # Z-34, Z-35: the move waits for tomorrow
+            if epicentre[n] != 0:
+                from_location, limit = 0, epicentre_limit  # Z-26: no equipment steps
+            else:
+                from_location, limit = min(location_left, cost[n]) if location[n] != 0 else 0, budget
+            if spent + cost[n] - from_location > limit:  # Z-34, Z-35: the move waits for tomorrow
                 break
-            spent += cost[n]
+            spent += cost[n] - from_location
+            location_left -= from_location
             js[HEX] = n
             traffic[n] += 1
             if _hex_event(view, js, params, asks, rng, fns, danger[n], tables, setup, used):
                 _die_and_replace(view, js, plan, setup, n_all, deaths_at, day)
                 break
+            if js[MISSED] > 0:
+                break  # K-07: the day ends at once, no Experience phase, no asset limit
             view[F.IN_COMBAT] = 0
             F._heal_phase(view, params, fns[3], used)  # Z-31: medkits between events
-        _asset_limit(view, js, consumables, setup[SU_ASSET_LIMIT], n_all)
+        if js[MISSED] == 0:
+            _asset_limit(view, js, plan, setup, discards, n_all)
 
 
 @njit(cache=True)
-def _fly(js, orders, setup, is_base, n_all):
+def _fly(js, orders, dist, setup, is_base, n_all, size):
     """Z-27, Z-28 at the start of a day: a helicopter call to the military base
     when that is the goal (the card goes back to its deck), else a space gate to
-    the goal's base (the card leaves play). True if he flew: the day is over."""
-    goal = js[CACHE_HEX] if js[CACHE_HEX] >= 0 and setup[SU_RECOVER_LOOT] != 0 else orders[js[ORDER], O_DEST]
+    the goal's base if none was used yet (Z-28, once per game: the card leaves
+    the game and no gate is used, bought or kept again). True if he flew: the
+    day is over."""
+    goal = _goal(js, orders, dist, setup, blocks(n_all)[1], size)[0]
     if js[HEX] == goal:
         return False
     heli, gate = setup[SU_HELICOPTER], setup[SU_SPACE_GATE]
     if heli >= 0 and js[OWN0 + heli] > 0 and goal == setup[SU_MILITARY_HEX]:
         js[OWN0 + heli] -= 1
-        js[blocks(n_all)[1] + heli] += 1
-    elif gate >= 0 and js[OWN0 + gate] > 0 and is_base[goal] != 0:
+        js[blocks(n_all)[0] + heli] += 1
+    elif gate >= 0 and js[OWN0 + gate] > 0 and js[GATE_USED] == 0 and is_base[goal] != 0:
         js[OWN0 + gate] -= 1
+        js[GATE_USED] = 1
     else:
         return False
     js[HEX] = goal
@@ -518,7 +593,7 @@ def _start(view, template, js, plan, setup, deck0):
     view[:] = template
     js[:] = 0
     n_all = deck0.size
-    deck = blocks(n_all)[1]
+    deck = blocks(n_all)[0]
     for i in range(n_all):
         js[deck + i] = deck0[i]
     for r in range(plan.shape[0]):
@@ -529,7 +604,7 @@ def _start(view, template, js, plan, setup, deck0):
     js[REP] = setup[SU_REPUTATION]
     js[INFLUENCE] = setup[SU_INFLUENCE]
     js[LEVEL] = 1
-    js[CACHE_HEX] = -1
+    js[ATTR0:OWN0] = setup[SU_ATTR0:SU_ATTR0 + MAX_ATTRIBUTES]
     _wear(view, js, plan, setup)
 
 
@@ -542,7 +617,7 @@ N_SUMS = 7
 
 _TABLES = types.Tuple((types.int64[:, ::1],) * 10)
 _VECTORS = types.UniTuple(types.int64[::1], 2)
-_HEXES = types.UniTuple(types.int64[::1], 5)
+_HEXES = types.UniTuple(types.int64[::1], 6)
 _RUN_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
     types.UniTuple(F.DecisionType, 5), _HEXES, types.int64[:, ::1], types.int64[:, ::1], types.int64[:, ::1],
@@ -567,7 +642,7 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     n_items = at[T_TRAFFIC] - at[T_USED]
     for b in prange(n_blocks):
         view = template.copy()
-        js = np.zeros(state_size(deck0.size, n_items), np.int64)
+        js = np.zeros(state_size(deck0.size, n_items, days), np.int64)
         rng = np.zeros(F.RNG_SIZE, np.uint64)
         t, s = tally_b[b], sums_b[b]
         first = trial_start + b * F.BLOCK

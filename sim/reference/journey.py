@@ -1,13 +1,13 @@
 """Reference journeys: the slow and obvious reading of docs/journey-resolution.md.
 
-A journey is one campaign of `days` days over the Zone hex map (rules Z-08..Z-13,
-Z-25, Z-26, Z-30, Z-33..Z-42, K-01..K-08 of RULES.md): the stalker walks from
+A journey is one campaign of `days` days over the Zone hex map (rules Z-06,
+Z-08..Z-13, Z-25..Z-30, Z-33..Z-42, K-01..K-08 of RULES.md): the stalker walks from
 the start base to each order's destination in turn, an event is drawn on every
 hex entered, fights are the fights of docs/fight-resolution.md (reused from
 ``sim.reference.fight``) with streams that continue across the whole trial and
 hp / items that persist; at bases he sells trophies and artefacts and rebuys
 his starting kit from finite decks, and at each day's end the asset limit
-discards consumables (stage B); events may give equipment cards, and the
+discards cards (stage B; any card, K-05); events may give equipment cards, and the
 helicopter call / space gate move him to a base (stage C); the order to take may
 be the nearest (stage D); a won fight pays Influence and a shop buys surplus
 equipment at half price (stage E).  Plain Python on Python ints, stdlib
@@ -23,7 +23,7 @@ Random streams of a trial (keyed once per trial, never restarted):
 Public functions: ``load_journey_content``, ``route_tables``, ``pick``,
 ``weighted_choice``, ``skill_test``, ``fight_on_state``, ``item_index``,
 ``full_decks``, ``loadout_cards``, ``shop_settings``, ``military_base_hex``, ``asset_limit_setting``,
-``sell_fraction_setting``, ``sell_price``, ``progression_settings``, ``shopping_list``,
+``sell_fraction_setting``, ``sell_price``, ``progression_settings``, ``shopping_list``, ``location_hexes``,
 ``simulate_journey``, ``run_journeys``.
 
 Readings of the spec made here (where it does not say):
@@ -229,6 +229,7 @@ NO_AVOIDANCE_ON = 4  # Z-30: an "avoided on 4+" trap with no item is avoided on 
 
 MAX_LEVEL = 12  # K-04: levels 1..12; each step past 12 is a completed mission instead
 LEVEL_LISTS = ("level_xp", "level_hp", "level_influence")  # [progression], levels 2..12
+POINTS_LIST = "level_points"  # [progression] attribute points of levels 2..12 (K-04); absent: none
 
 
 def pick(stream: Stream, total: int) -> int:
@@ -348,6 +349,21 @@ def load_journey_content(content_dir) -> dict:
     return content
 
 
+def location_hexes(content: dict) -> set:
+    """Z-29: the hexes inside a location: every site of the map and the hexes at
+    most [journey] location_radius moves from it (0 if absent)."""
+    m = content["map"]
+    radius = content["journey"]["journey"].get("location_radius", 0)
+    inside = set()
+    for at in m["sites"].values():
+        frontier = {at}
+        inside.add(at)
+        for _ in range(radius):
+            frontier = {n for h in frontier for n in m["neighbours"][h]} - inside
+            inside |= frontier
+    return inside
+
+
 # --------------------------------------------------------------------------
 # Route tables (spec "Route tables")
 # --------------------------------------------------------------------------
@@ -453,7 +469,8 @@ def _check_loadout(content: dict, loadout: dict) -> None:
     """Reject what the fight reference rejects, unknown movement / avoidance items,
     an item twice in a list, and a loadout needing more cards than a deck holds (Z-11)."""
     _prepare_stalker(content, {**loadout, "reputation": 0, "hp": None})
-    for key, table in (("movement", "movement"), ("avoidance", "avoidance"), ("one_shot", "one_shot")):
+    for key, table in (("movement", "movement"), ("avoidance", "avoidance"), ("one_shot", "one_shot"),
+                       ("location", "location")):
         ids = list(loadout.get(key) or [])
         if len(set(ids)) != len(ids):
             raise ValueError(f"{key} item listed twice: {ids!r}")
@@ -502,7 +519,7 @@ def loadout_cards(loadout: dict) -> dict:
     out = {}
     singles = [loadout.get("weapon"), *(loadout.get("mods") or []), loadout.get("head"), loadout.get("body"),
                loadout.get("escape_item"), *(loadout.get("movement") or []), *(loadout.get("avoidance") or []),
-               *(loadout.get("one_shot") or [])]
+               *(loadout.get("one_shot") or []), *(loadout.get("location") or [])]
     pairs = [(i, 1) for i in singles if i is not None]
     pairs += list((loadout.get("healing") or {}).items()) + list((loadout.get("explosives") or {}).items())
     for item_id, n in pairs:
@@ -579,6 +596,7 @@ def shopping_list(loadout: dict) -> list:
     out += [(i, "card", 1) for i in loadout.get("movement") or []]
     out += [(i, "card", 1) for i in loadout.get("avoidance") or []]
     out += [(i, "card", 1) for i in loadout.get("one_shot") or []]  # Z-27, Z-28
+    out += [(i, "card", 1) for i in loadout.get("location") or []]  # Z-29
     out += [(i, "healing", n) for i, n in (loadout.get("healing") or {}).items()]
     out += [(i, "explosive", n) for i, n in (loadout.get("explosives") or {}).items()]
     return out
@@ -677,19 +695,19 @@ def progression_settings(content: dict) -> dict:
     """journey.toml [progression]'s experience and level fields, checked.
 
     Returns {"xp_per_monster_hp", "xp_per_order", "influence_per_order",
-    "influence_per_win" (stage E) (0 if missing), "level_xp", "level_hp", "level_influence" (lists for levels
-    2..12, or None if the three are absent: no levels)}.
+    "influence_per_win" (stage E) (0 if missing), "level_xp", "level_hp", "level_influence", "level_points"
+    (lists for levels 2..12, or None if the first three are absent: no levels; level_points all 0 if absent)}.
     """
     progression = content["journey"].get("progression", {})
     out = {key: _whole(progression.get(key, 0), key)
            for key in ("xp_per_monster_hp", "xp_per_order", "influence_per_order", "influence_per_win")}
     present = [name for name in LEVEL_LISTS if name in progression]
     if not present:
-        return {**out, **{name: None for name in LEVEL_LISTS}}
+        return {**out, **{name: None for name in (*LEVEL_LISTS, POINTS_LIST)}}
     if len(present) != len(LEVEL_LISTS):
         raise ValueError(f"progression: {', '.join(LEVEL_LISTS)} go together, got only {', '.join(present)}")
-    for name in LEVEL_LISTS:
-        values = progression[name]
+    for name in (*LEVEL_LISTS, POINTS_LIST):
+        values = progression.get(name, [0] * (MAX_LEVEL - 1))  # no attribute points unless given
         if not isinstance(values, list) or len(values) != MAX_LEVEL - 1:
             raise ValueError(f"progression.{name}: expected {MAX_LEVEL - 1} numbers (levels 2..{MAX_LEVEL}), "
                              f"got {values!r}")
@@ -755,6 +773,8 @@ class _Trial:
         self.sell_fraction = sell_fraction_setting(content)  # Z-12 (stage E)
         self.weapon = loadout.get("weapon")
         self.mods = list(loadout.get("mods") or [])
+        self.locations = location_hexes(content)  # Z-29
+        self.start_attributes = {k: v for k, v in journey["attributes"].items() if k != "assumed"}  # K-08
 
         self.streams = [Stream(seed, trial, purpose) for purpose in range(N_STREAMS)]
 
@@ -767,6 +787,8 @@ class _Trial:
         self.missed = 0
         self.level = 1   # K-04: a new stalker is level 1 with 0 xp
         self.xp = 0
+        self.attributes = dict(self.start_attributes)  # K-08, raised by level rewards (K-04)
+        self.gate_used = False  # Z-28: once per game
         self.order_choice = strategy.get("order_choice", ORDER_CHOICES[0])  # stage D
         self.done = [False] * len(self.orders)  # which orders are completed
         self.k = self._choose_order()           # the order held (index into self.orders)
@@ -783,7 +805,7 @@ class _Trial:
         self.deck = full_decks(content)
         for item_id, n in cards.items():
             self.deck[item_id] -= n
-        self.cache = None
+        self.caches = []  # Z-10: a LootCache per hex where a stalker died, oldest first
 
         # Record.
         self.completed = False
@@ -897,6 +919,11 @@ class _Trial:
             self.max_hp += gain
             self.hp = min(self.max_hp, self.hp + gain)
             self.influence += p["level_influence"][self.level - 2]
+            # attribute points, one by one to the lowest attribute (the first listed on ties)
+            for _ in range(p["level_points"][self.level - 2]):
+                lowest = min(self.attributes, key=lambda name: (self.attributes[name],
+                                                                  list(self.attributes).index(name)))
+                self.attributes[lowest] += 1
 
     # ---- events (Z-39) --------------------------------------------------
 
@@ -915,8 +942,9 @@ class _Trial:
                 if eligible and sum(e.get("weight", 1) for e in eligible) > 0:
                     entry = eligible[weighted_choice(self.streams[EVENT], [e.get("weight", 1) for e in eligible])]
                     alive = getattr(self, "_" + kind)(entry)
-        if alive:
-            # After any event with the stalker alive: the out-of-combat heal (Z-31).
+        if alive and self.missed == 0:
+            # After any event with the stalker alive, unless a missed turn ended the day (K-07):
+            # the out-of-combat heal (Z-31).
             st = self._fight_state()
             _fighter_pre_fight_heal(self.content, st, self.used)
             self._take_back(st)
@@ -957,7 +985,7 @@ class _Trial:
 
     def _skill(self, event) -> bool:
         dice = self.streams[SKILL]
-        value = self.content["journey"]["attributes"][event["attribute"]]  # K-08
+        value = self.attributes[event["attribute"]]  # K-08: this stalker's, levelled (K-04)
         target = event["target"]
         passed = skill_test(dice, value, target, self.extra_one_fails)  # K-01..K-03
         if not passed and self.influence >= self.reroll_cost:  # K-06
@@ -986,6 +1014,8 @@ class _Trial:
         """Whether the shopping list wants one more of ``item_id`` (as in shopping)."""
         if item_id not in self.wants:
             return False
+        if item_id == "space_gate" and self.gate_used:
+            return False                       # Z-28: out of the game
         kind, wanted = self.wants[item_id]
         if kind == "mod" and not self._owns(self.weapon):
             return False                       # a modifier only while carrying its firearm
@@ -1013,10 +1043,12 @@ class _Trial:
     # ---- helicopter call and space gate (Z-27, Z-28) -------------------------
 
     def _goal(self):
-        """Step (a): (goal hex, recovering the cache?)."""
-        recovering = self.cache is not None and self.strategy.get("recover_loot", False)
-        goal = self.cache.hex if recovering else self.map["points"][self.orders[self.k]["destination"]]
-        return goal, recovering
+        """Step (a): (goal hex, the cache recovered there or None). Z-10: with caches
+        and recover_loot, the cache nearest by dist from here (the oldest on ties)."""
+        if self.caches and self.strategy.get("recover_loot", False):
+            nearest = min(self.caches, key=lambda c: (self.dist[c.hex][self.hex], self.caches.index(c)))
+            return nearest.hex, nearest
+        return self.map["points"][self.orders[self.k]["destination"]], None
 
     def _one_shot(self) -> bool:
         """Start of a day played: fly by helicopter (Z-27) or use the space gate (Z-28);
@@ -1031,9 +1063,10 @@ class _Trial:
             self.deck["helicopter_call"] += 1  # Z-27: the card returns to the deck
             self.flights["helicopter_call"] = self.flights.get("helicopter_call", 0) + 1
             return True
-        if self._owns("space_gate") and goal in self.base_at:
+        if self._owns("space_gate") and not self.gate_used and goal in self.base_at:
             self.hex = goal
             c.owned["space_gate"] -= 1         # Z-28: removed from play, the deck unchanged
+            self.gate_used = True              # once per game: never used, bought or found again
             self.flights["space_gate"] = self.flights.get("space_gate", 0) + 1
             return True
         return False
@@ -1043,9 +1076,19 @@ class _Trial:
     def _death(self) -> None:
         self.deaths += 1
         self.deaths_at[self.hex] = self.deaths_at.get(self.hex, 0) + 1
-        # Z-10: money, trophies, artefacts, owned cards and carried counts stay here; an older
-        # cache is lost (its cards do not go back to their decks).
-        self.cache = LootCache(self.hex, self.carried)
+        # Z-10: money, trophies, artefacts, owned cards and carried counts stay here, on top of
+        # what an earlier death left on this hex; caches on other hexes stay where they are.
+        here = [c for c in self.caches if c.hex == self.hex]
+        if here:
+            loot, dead = here[0].loot, self.carried
+            loot.money += dead.money
+            loot.artefact_value += dead.artefact_value
+            loot.trophy_value += dead.trophy_value
+            for mine, theirs in ((loot.owned, dead.owned), (loot.healing, dead.healing),
+                                 (loot.explosives, dead.explosives)):
+                _add_counts(mine, theirs)
+        else:
+            self.caches.append(LootCache(self.hex, self.carried))
         # Z-09: replacement at the start base, 500 G, reputation 0, owning and carrying nothing;
         # Z-11: the decks stay as they are.
         self.carried = Carried(money=self.content["rules"]["stalker"]["replacement_money"])
@@ -1053,7 +1096,8 @@ class _Trial:
         # Z-09, K-04: a new stalker: level 1, xp 0, the character's max hp, at full hp.
         self.level = 1
         self.xp = 0
-        self.max_hp = self.character_max_hp
+        self.attributes = dict(self.start_attributes)
+        self.max_hp = self.character_max_hp  # Z-06: Verzila's max hp stays; the levels' gains go
         self.hp = self.max_hp
         self.reputation = 0
         self.missed = 0
@@ -1062,9 +1106,9 @@ class _Trial:
 
     # ---- arrival (step 5) ------------------------------------------------
 
-    def _arrive(self, day: int, at_cache: bool) -> None:
-        if at_cache:
-            loot = self.cache.loot
+    def _arrive(self, day: int, cache) -> None:
+        if cache is not None:
+            loot = cache.loot
             c = self.carried
             c.money += loot.money
             c.artefact_value += loot.artefact_value
@@ -1072,7 +1116,7 @@ class _Trial:
             _add_counts(c.owned, loot.owned)  # a card may now be owned twice
             _add_counts(c.healing, loot.healing)
             _add_counts(c.explosives, loot.explosives)
-            self.cache = None
+            self.caches = [other for other in self.caches if other is not cache]
             return
         order = self.orders[self.k]
         self.carried.money += order["reward"]
@@ -1130,6 +1174,8 @@ class _Trial:
                 continue
             if kind == "mod" and not self._owns(self.weapon):
                 continue                       # a modifier only while carrying its firearm
+            if item_id == "space_gate" and self.gate_used:
+                continue                       # Z-28: out of the game once used
             table, _ = self.index[item_id]
             price = self.items[table][item_id]["price"]
             while (self.deck[item_id] > 0      # Z-11: finite decks
@@ -1151,25 +1197,24 @@ class _Trial:
     # ---- the asset limit (K-05) ---------------------------------------------
 
     def _asset_limit(self) -> None:
-        """End of a day: while the cards carried exceed asset_limit, discard the cheapest
-        healing item or explosive (ties: the later in items.toml order) back to its deck;
-        firearms, modifiers and wearables are never discarded."""
+        """K-05, end of a day: while the cards carried exceed asset_limit, any card may
+        go (back to its deck). Strategy: a card held beyond its wanted count on the
+        shopping list (it gives nothing: one active) goes first, else any card; the
+        cheapest first (ties: the later in items.toml order)."""
         if self.asset_limit is None:
             return
         c = self.carried
         while sum(c.owned.values()) + sum(c.healing.values()) + sum(c.explosives.values()) > self.asset_limit:
-            best, best_key = None, None
-            for counts in (c.healing, c.explosives):
-                for item_id, n in counts.items():
-                    if n <= 0:
-                        continue
-                    table, position = self.index[item_id]
-                    key = (self.items[table][item_id]["price"], -position)
-                    if best_key is None or key < best_key:
-                        best, best_key = (counts, item_id), key
-            if best is None:
-                return                         # only cards that are never discarded are left
-            counts, item_id = best
+            held = [(counts, item_id) for counts in (c.owned, c.healing, c.explosives)
+                    for item_id, n in counts.items() if n > 0]
+            surplus = [(counts, item_id) for counts, item_id in held
+                       if counts[item_id] > self.wants.get(item_id, (None, 0))[1]]
+
+            def key(pair):
+                table, position = self.index[pair[1]]
+                return self.items[table][pair[1]]["price"], -position
+
+            counts, item_id = min(surplus or held, key=key)
             counts[item_id] -= 1
             self.deck[item_id] += 1            # Z-11: the card goes back to its deck
             self.discarded[item_id] = self.discarded.get(item_id, 0) + 1
@@ -1178,24 +1223,26 @@ class _Trial:
 
     def _day(self, day: int) -> bool:
         """Steps 2..6 of one day, with the stage B shop visit (b') and the stage C one-shot
-        move before the loop; False for a missed day."""
+        move before the loop; False for a day that ends with no asset limit (K-07: a
+        missed day, or one that a missed turn cut short)."""
         if self.missed > 0:                    # 2. K-07
             self.missed -= 1
             return False
         if self._one_shot():                   # Z-27, Z-28: the day ends (the asset limit still runs)
             return True
-        # 3. Z-25, Z-26, Z-34: the day's budgets, fixed for the day.
+        # 3. Z-25, Z-26, Z-29, Z-34: the day's budgets, fixed for the day.
         base_budget = self.content["rules"]["stalker"]["step_budget"]
         penalty = self.orders[self.k].get("step_penalty", 0)
         budget = base_budget + self._movement_steps() - penalty
         epicentre_limit = min(base_budget, budget)
+        location_steps = max((self.items["location"][i]["steps"] for i in self._active_list("location")), default=0)
         spent = 0
         while True:                            # 4.
             # (a) goal
-            goal, recovering = self._goal()
+            goal, cache = self._goal()
             # (b) arrive (step 5), then go on
             if self.hex == goal:
-                self._arrive(day, recovering)
+                self._arrive(day, cache)
                 if self.completed:
                     return True
                 continue
@@ -1208,16 +1255,25 @@ class _Trial:
             if n is None:                      # unreachable goal: the day ends
                 return True
             c = self.map["cost"][n]
-            limit = epicentre_limit if self.map["epicentre"][n] else budget
-            if spent + c > limit:              # Z-34, Z-35: leftover steps are lost
-                return True
+            if self.map["epicentre"][n]:
+                if spent + c > epicentre_limit:  # Z-26: only base steps pay
+                    return True
+                spent += c
+            else:
+                # Z-29: entering a location hex, the flashlight / goggles steps pay first
+                extra = min(location_steps, c) if n in self.locations else 0
+                if spent + c - extra > budget:  # Z-34, Z-35: leftover steps are lost
+                    return True
+                spent += c - extra
+                location_steps -= extra
             # (d) move, event (with (e) its heal), death
-            spent += c
             self.hex = n
             self.traffic[n] = self.traffic.get(n, 0) + 1
             if not self._event(n):
                 self._death()                  # 6.
                 return True
+            if self.missed > 0:                # K-07: the day ends at once, with no asset limit
+                return False
 
     def run(self) -> dict:
         if not self.orders:
@@ -1256,6 +1312,9 @@ class _Trial:
             "explosives": _nonzero(c.explosives),
             "discarded": _nonzero(self.discarded),   # K-05
             "deck": dict(self.deck),                 # Z-11
+            "caches": {cache.hex: cache.loot.money for cache in self.caches},  # Z-10: money left per hex
+            "attributes": dict(self.attributes),     # K-08, K-04
+            "gate_used": self.gate_used,             # Z-28
             "found": _nonzero(self.found),           # Z-11, Z-14: find cards kept
             "flights": _nonzero(self.flights),       # Z-27, Z-28: one-shot cards used
             "sold": _nonzero(self.sold),             # Z-12 (stage E): surplus cards sold

@@ -62,9 +62,24 @@ def _hex_index(hexmap, at):
     return row * hexmap.width + col
 
 
-def map_arrays(hexmap, danger_weight, shops=None):
+def location_hexes(hexmap, radius):
+    """Z-29: the flag of every hex within ``radius`` steps of a site of the map
+    (artefact sites and anomaly fields are the Zone's locations)."""
+    inside = set()
+    for site in hexmap.sites:
+        ring = {site.at}
+        for _ in range(radius):
+            ring |= {n for at in ring for n in hexmap.neighbours(*at)}
+        inside |= ring
+    flags = np.zeros(hexmap.width * hexmap.height, np.int64)
+    flags[[_hex_index(hexmap, at) for at in inside]] = 1
+    return flags
+
+
+def map_arrays(hexmap, danger_weight, shops=None, location_radius=0):
     """Flat per-hex cost, Epicentre flag, danger, the shop of each hex (-1: none;
-    a base trades only if ``shops`` lists it, Z-40) and the next-hop table (Z-35, Z-26, Z-39)."""
+    a base trades only if ``shops`` lists it, Z-40), the location flag (Z-29) and
+    the next-hop table (Z-35, Z-26, Z-39)."""
     n_hex = hexmap.width * hexmap.height
     neighbours = np.full((n_hex, 6), -1, np.int64)
     for row in range(hexmap.height):
@@ -79,7 +94,8 @@ def map_arrays(hexmap, danger_weight, shops=None):
         if shops is not None and base.id in shops:
             base_of_hex[_hex_index(hexmap, base.at)] = b
     hop, dist = next_hops(neighbours, cost + danger_weight * danger)
-    return (cost, epicentre, danger, base_of_hex, is_base), hop, dist
+    location = location_hexes(hexmap, location_radius) if hexmap.sites else np.zeros(n_hex, np.int64)
+    return (cost, epicentre, danger, base_of_hex, is_base, location), hop, dist
 
 
 def _banded(rows, extra):
@@ -91,7 +107,7 @@ def _banded(rows, extra):
 
 def shopping_tables(content: Content, loadout: Loadout, template, hexmap, shops):
     """The shopping list (the starting loadout in buying order), what each base
-    sells, the consumables in discard order (K-05) and the decks left after the
+    sells, every item in discard order (K-05) and the decks left after the
     loadout (Z-11), as int64 arrays."""
     ids = list(content.items)
     items = content.items
@@ -108,7 +124,8 @@ def shopping_tables(content: Content, loadout: Loadout, template, hexmap, shops)
               (loadout.body, J.K_BODY, "defence"), (loadout.head, J.K_HEAD, "defence"),
               (loadout.escape_item, J.K_ESCAPE, "reputation"), *((m, J.K_MOVEMENT, "steps") for m in loadout.movement),
               *((a, J.K_AVOIDANCE, "avoid_on") for a in loadout.avoidance),
-              *((o, J.K_ONE_SHOT, None) for o in loadout.one_shot)]
+              *((o, J.K_ONE_SHOT, None) for o in loadout.one_shot),
+              *((m, J.K_LOCATION, "steps") for m in loadout.location)]
     for item_id, kind, value in single:
         if item_id:
             rows.append([ids.index(item_id), kind, 1, items[item_id][value] if value else 0,
@@ -121,11 +138,12 @@ def shopping_tables(content: Content, loadout: Loadout, template, hexmap, shops)
     for b, base in enumerate(hexmap.bases):
         for item_id in shops.get(base.id, ()):
             sells[b, ids.index(item_id)] = 1
-    discard = sorted(heal_ids + expl_ids, key=lambda i: (items[i]["price"], -ids.index(i)))  # K-05: cheapest first
-    consumables = np.array([[ids.index(i), slot(i)] for i in discard], dtype=np.int64).reshape(len(discard), 2)
     carried = loadout.cards()
+    discard = sorted(ids, key=lambda i: (items[i]["price"], -ids.index(i)))  # K-05: the cheapest first
+    discards = np.array([[ids.index(i), slot(i) if i in heal_ids or i in expl_ids else -1, carried.get(i, 0)]
+                         for i in discard], dtype=np.int64).reshape(len(discard), 3)
     deck0 = np.array([items[i]["deck"] - carried.get(i, 0) for i in ids], dtype=np.int64)
-    return plan, sells, consumables, deck0
+    return plan, sells, discards, deck0
 
 
 def journey_tables(content: Content, journey: JourneyContent):
@@ -137,7 +155,8 @@ def journey_tables(content: Content, journey: JourneyContent):
     groups = _banded(journey.monster_groups, lambda r: [len(r["monsters"])] + [
         monster_ids.index(m) for m in r["monsters"]] + [0] * (max_group - len(r["monsters"])))
     traps = _banded(journey.traps, lambda r: [r["dice"], r["bonus"], r["avoid_on"]])
-    skills = _banded(journey.skill_events, lambda r: [journey.attributes[r["attribute"]], r["target"],
+    attributes = list(journey.attributes)
+    skills = _banded(journey.skill_events, lambda r: [attributes.index(r["attribute"]), r["target"],
                                                       r["damage_dice"], r["missed_turns"]])
     item_ids = list(content.items)
     finds = _banded(journey.finds, lambda r: [FIND_KINDS.index(r["kind"]),
@@ -237,7 +256,8 @@ def _prepared(content: Content, danger_weight):
     key = (str(content.directory), content.digest, danger_weight)
     if key not in _PREPARED:
         journey = load_journey(content)
-        _PREPARED[key] = journey, map_arrays(journey.hexmap, danger_weight, journey.settings["shops"])
+        _PREPARED[key] = journey, map_arrays(journey.hexmap, danger_weight, journey.settings["shops"],
+                                             journey.settings.get("location_radius", 0))
     return _PREPARED[key]
 
 
@@ -280,8 +300,10 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     setup[J.SU_INFLUENCE_PER_ORDER] = progression["influence_per_order"]
     setup[J.SU_INFLUENCE_PER_WIN] = progression.get("influence_per_win", 0)
     setup[J.SU_SELL_PERMILLE] = round(content.rules["market"]["sell_fraction"] * 1000)
-    plan, sells, consumables, deck0 = shopping_tables(content, loadout, template, hexmap, journey.settings["shops"])
-    tables = journey_tables(content, journey) + (plan, sells, consumables)
+    setup[J.SU_N_ATTRIBUTES] = len(journey.attributes)  # K-08
+    setup[J.SU_ATTR0:J.SU_ATTR0 + len(journey.attributes)] = list(journey.attributes.values())
+    plan, sells, discards, deck0 = shopping_tables(content, loadout, template, hexmap, journey.settings["shops"])
+    tables = journey_tables(content, journey) + (plan, sells, discards)
     setup[J.SU_ORDER_CHOICE] = ORDER_CHOICES.index(strategy.order_choice)
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)

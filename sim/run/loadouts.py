@@ -62,8 +62,8 @@ from sim.run.value import fight_measure
 
 FIGHT_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape")
 """The item families that can change a dice fight, in enumeration order."""
-JOURNEY_FAMILIES = FIGHT_FAMILIES + ("movement", "avoidance")
-"""Journeys add Zone-movement (Z-25) and event-avoidance (Z-30) items, and medkits."""
+JOURNEY_FAMILIES = FIGHT_FAMILIES + ("movement", "location", "avoidance")
+"""Journeys add Zone-movement (Z-25), location-movement (Z-29) and event-avoidance (Z-30) items, and medkits."""
 
 
 # --- enumeration
@@ -141,7 +141,7 @@ def _slots(content: Content, families, max_count, journey=False):
         slots += [_count_options(i, "explosives", max_count, True) for i in content.family("explosives")]
     if "escape" in families:
         slots.append(_single_options(content.family("escape"), "escape_item"))
-    for family in ("movement", "avoidance"):  # one active of each (Z-25, Z-30)
+    for family in ("movement", "location", "avoidance"):  # one active of each (Z-25, Z-29, Z-30)
         if family in families:
             slots.append([_Option(0, 0)] + [_Option(i["price"], 0, ((family, (i.id,)),))
                                             for i in _available(content.family(family))])

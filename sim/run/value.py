@@ -293,10 +293,11 @@ T_BATCHES = 2.093  # Student t, 0.975 quantile, BATCHES - 1 degrees of freedom
 
 
 def journey_variants(content: Content, base: Loadout):
-    """``item_variants`` plus the journey-only items: a Zone-movement item, an
-    event-avoidance item or a one-shot card added (Z-25..Z-30)."""
+    """``item_variants`` plus the journey-only items: a Zone-movement item, a
+    location-movement item, an event-avoidance item or a one-shot card added (Z-25..Z-30)."""
     out = list(item_variants(content, base))
-    for family, field_name in (("movement", "movement"), ("avoidance", "avoidance"), ("one_shot", "one_shot")):
+    for family, field_name in (("movement", "movement"), ("location", "location"), ("avoidance", "avoidance"),
+                               ("one_shot", "one_shot")):
         for item in content.family(family):
             held = getattr(base, field_name)
             if item.id not in held:
