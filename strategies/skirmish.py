@@ -24,7 +24,7 @@ from sim.kernels.skirmish import (
     F_SIDE, F_SPARE, FIREARM, FIRST_AID, H_F, H_MAN, H_MOVE_LOCKED, H_N, H_O_SCRATCH, H_PTS, H_R_EQUIP, H_R_KITE, H_R_MINE, H_R_RELOAD,
     H_R_STAND, H_R_USE, H_SPRINT, H_STEP_USED, HEAL_A, HEAL_B, KEEP, LAY_MINE, M_ALL_OUT_ATTACK, M_ATTACK,
     M_MOVE_ATTACK, M_NONE, MANOEUVRE, MOVE, NO, PRONE, RELOAD, SHOOT, STAND, STANDING, STAY, STEP, USE,
-    can_enter, code, conscious, dist, fb, mine_spot, mult, nbr, occupant, rel, sight,
+    can_enter, code, conscious, dist, fb, hex_ap, mine_spot, move_points, mult, nbr, occupant, rel, sight,
 )
 
 FAR = 1 << 30
@@ -71,7 +71,7 @@ def min_enemy(g, i, h):
 
 @njit(inline="always", cache=True)
 def candidate(g, i, d):
-    """A plain mode-0 move in direction ``d``: (hex or NO, points, AP) (M-04, A-03)."""
+    """A plain mode-0 move in direction ``d``: (hex or NO, points (M-04), AP (A-03))."""
     o = fb(g, i)
     man = g[H_MAN]
     if g[o + F_POSTURE] != STANDING or g[H_MOVE_LOCKED] or man == M_ATTACK or man == M_NONE:
@@ -80,12 +80,13 @@ def candidate(g, i, d):
     if not can_enter(g, h):
         return NO, 0, 0
     r = rel(d, g[o + F_FACING])
-    c = 1 if r == 0 or r == 1 or r == 5 else 2
-    if c == 2 and g[H_MAN] == M_ALL_OUT_ATTACK:
+    forward = r == 0 or r == 1 or r == 5
+    if not forward and man == M_ALL_OUT_ATTACK:
         return NO, 0, 0
-    ap = c * mult(g, h)
-    sprint = g[H_SPRINT] if c == 1 else 0
-    if c - sprint > g[H_PTS] or ap > g[fb(g, i) + F_AP]:
+    c, _ = move_points(g, d, 0, g[o + F_FACING])
+    ap = hex_ap(g, h)
+    sprint = g[H_SPRINT] if forward else 0
+    if c - sprint > g[H_PTS] or ap > g[o + F_AP]:
         return NO, 0, 0
     return h, c, ap
 
@@ -124,7 +125,7 @@ def approach(g, i, t):
     for d in range(6):
         h, c, _ = candidate(g, i, d)
         if h != NO and dist(g, h, q) < here:
-            k = ((dist(g, h, q) * 4 + mult(g, h)) * 4 + c) * 8 + d
+            k = ((dist(g, h, q) * 4 + mult(g, h)) * 64 + c) * 8 + d
             if k < key:
                 best, key = d, k
     if best == NO and here > 1:
@@ -133,7 +134,7 @@ def approach(g, i, t):
         for d in range(6):
             h, c, _ = candidate(g, i, d)
             if h != NO and g[walk + h] < g[walk + p]:
-                k = ((g[walk + h] * 4 + mult(g, h)) * 4 + c) * 8 + d
+                k = ((g[walk + h] * 4 + mult(g, h)) * 64 + c) * 8 + d
                 if k < key:
                     best, key = d, k
     return NO if best == NO else code(MOVE, best, 0)
@@ -151,7 +152,7 @@ def retreat(g, i, reserve):
         if h != NO and ap - cost >= reserve:
             e = min_enemy(g, i, h)
             if e > here:
-                k = (((1024 - e) * 4 + mult(g, h)) * 4 + c) * 8 + d
+                k = (((1024 - e) * 4 + mult(g, h)) * 64 + c) * 8 + d
                 if k < key:
                     best, key = d, k
     return NO if best == NO else code(MOVE, best, 0)

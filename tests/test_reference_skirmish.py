@@ -230,28 +230,28 @@ def test_m04_forward_move_costs_one_point_and_one_ap():
     assert rec["ap"][S.AP_MOVE] == 1 and rec["pos"][0] == 35
 
 
-def test_m04_backward_sideways_and_turning_moves():
+def test_a03_m04_backward_and_sideways_hexes_cost_two_points_but_one_ap():
     setup = build(changes=FIRST, rules={"max_rounds": 1})
     s = Script(man(S.M_MOVE), mv(3), mv(1, 0), mv(2, 1), end())
     rec = play(setup, {0: s, 1: Script()})
     a = s.actions()
-    # backward (rel 3): 2 points, facing kept
-    assert (a[1]["pos"], a[1]["facing"], a[1]["pts"], a[1]["ap"], a[1]["forward_only"]) == (33, 0, 3, 6, False)
+    # backward (rel 3): 2 points (M-04), 1 AP (A-03), facing kept
+    assert (a[1]["pos"], a[1]["facing"], a[1]["pts"], a[1]["ap"], a[1]["forward_only"]) == (33, 0, 3, 7, False)
     # rel 1 mode 0: 1 point, facing becomes 1 (NE of (4, 1) is (3, 1) = 25)
-    assert (a[2]["pos"], a[2]["facing"], a[2]["pts"], a[2]["ap"]) == (25, 1, 2, 5)
-    # rel 1 mode 1 (d = 2 with facing 1): 2 points, facing kept
-    assert (a[3]["pos"], a[3]["facing"], a[3]["pts"], a[3]["ap"]) == (17, 1, 0, 3)  # NW of odd (3, 1) is (2, 1)
-    assert rec["ap"][S.AP_MOVE] == 5 and rec["illegal"] == 0
+    assert (a[2]["pos"], a[2]["facing"], a[2]["pts"], a[2]["ap"]) == (25, 1, 2, 6)
+    # rel 1 mode 1 (d = 2 with facing 1): 2 points, 1 AP, facing kept
+    assert (a[3]["pos"], a[3]["facing"], a[3]["pts"], a[3]["ap"]) == (17, 1, 0, 5)  # NW of odd (3, 1) is (2, 1)
+    assert rec["ap"][S.AP_MOVE] == 3 and rec["illegal"] == 0
 
 
 def test_m04_move_needs_points():
     setup = build(changes=FIRST, rules={"max_rounds": 1})
     s = Script(man(S.M_MOVE), mv(3), mv(3), mv(3))  # 2 + 2 + 2 > 5 points
     rec = play(setup, {0: s, 1: Script()})
-    assert rec["illegal"] == 1 and rec["pos"][0] == 32 and rec["ap"] == [4, 0, 0, 0, 0, 0, 0, 0, 0, 4]
+    assert rec["illegal"] == 1 and rec["pos"][0] == 32 and rec["ap"] == [2, 0, 0, 0, 0, 0, 0, 0, 0, 6]
 
 
-def test_a03_terrain_multiplies_the_ap():
+def test_a03_terrain_multiplies_the_ap_of_a_hex_not_its_points():
     grid = [[1] * 8 for _ in range(5)]
     grid[2][3], grid[2][1] = 2, 3  # party at (2, 2) = 18, flesh far east
     setup = build(grid=grid, distance=5, changes=FIRST, rules={"max_rounds": 1})
@@ -259,9 +259,9 @@ def test_a03_terrain_multiplies_the_ap():
     rec = play(setup, {0: s, 1: Script()})
     a = s.actions()
     assert (a[1]["pos"], a[1]["pts"], a[1]["ap"]) == (19, 4, 6)   # forward into 2x: 1 point, 2 AP
-    assert (a[2]["pos"], a[2]["pts"], a[2]["ap"]) == (18, 2, 4)   # backward into 1x: 2 points, 2 AP
-    # backward into 3x would be 6 AP with 4 left: illegal
-    assert rec["illegal"] == 1 and rec["pos"][0] == 18 and rec["ap"][S.AP_MOVE] == 4
+    assert (a[2]["pos"], a[2]["pts"], a[2]["ap"]) == (18, 2, 5)   # backward into 1x: 2 points, 1 AP
+    assert (a[3]["pos"], a[3]["pts"], a[3]["ap"]) == (17, 0, 2)   # backward into 3x: 2 points, 3 AP
+    assert rec["illegal"] == 0 and rec["pos"][0] == 17 and rec["ap"][S.AP_MOVE] == 6
 
 
 def test_m03_all_out_attack_points_and_no_backward_move():
@@ -275,7 +275,7 @@ def test_m03_all_out_attack_points_and_no_backward_move():
     # rel 1 mode 1 is allowed in ALL_OUT_ATTACK; banked AC is 0 there
     s = Script(man(S.M_ALL_OUT_ATTACK), mv(1, 1), end())
     rec = play(setup, {0: s, 1: Script()})
-    assert rec["illegal"] == 0 and rec["ap"][S.AP_MOVE] == 2 and rec["ap"][S.AP_DEFEND] == 6
+    assert rec["illegal"] == 0 and rec["ap"][S.AP_MOVE] == 1 and rec["ap"][S.AP_DEFEND] == 7
 
 
 def test_m03_illegal_manoeuvre_counts_as_move_attack():
@@ -379,7 +379,7 @@ def test_m06_no_sprint_after_a_turn_or_a_short_move():
 # --------------------------------------------------------------------------
 
 
-def test_m07_passing_through_an_ally_costs_one_more():
+def test_m07_passing_through_an_ally_costs_one_more_point_and_ap():
     grid = [[1] * 8 for _ in range(5)]
     grid[2][3] = 2  # the ally's hex (2, 3) = 19 is rough
     setup = build(party=("novice:ak47", "novice:ak47"), monsters=("flesh",), grid=grid, distance=5,
@@ -387,9 +387,9 @@ def test_m07_passing_through_an_ally_costs_one_more():
     s = Script(man(S.M_MOVE), mv(0), end())
     rec = play(setup, {0: s, 1: Script(), 2: Script()})
     after = s.actions()[1]
-    # (1 + 1) x 2 AP on the ally's hex + 1 x 1 on the landing hex; 3 points
-    assert (after["pos"], after["pts"], after["ap"]) == (20, 2, 3)
-    assert rec["ap"][S.AP_MOVE] == 5
+    # 1 x 2 AP for the ally's rough hex + 1 for passing him + 1 x 1 on the landing hex; 3 points
+    assert (after["pos"], after["pts"], after["ap"]) == (20, 2, 4)
+    assert rec["ap"][S.AP_MOVE] == 4
 
 
 def test_m07_pass_through_needs_a_free_landing_hex():
@@ -534,8 +534,8 @@ def test_a05_knockdown_and_stand():
     a = s.actions()
     assert a[0]["posture"] == S.PRONE and a[0]["hp"] == 17
     assert a[1]["posture"] == S.STANDING and a[1]["ap"] == 4
-    assert rec["illegal"] == 0 and rec["ap"][S.AP_STAND] == 4 and rec["ap"][S.AP_MOVE] == 2
-    assert rec["ap"][S.AP_DEFEND] == 2 and rec["pos"][0] == 33
+    assert rec["illegal"] == 0 and rec["ap"][S.AP_STAND] == 4 and rec["ap"][S.AP_MOVE] == 1  # backward: 1 AP (A-03)
+    assert rec["ap"][S.AP_DEFEND] == 3 and rec["pos"][0] == 33
     # prone: no move, and a knocked-down fighter banks no AC
     rec = play(setup, {0: Script(man(S.M_MOVE), mv(3)), 1: Script(man(S.M_ATTACK), code(S.SHOOT, 0), end())})
     assert rec["illegal"] == 1 and rec["ap"][S.AP_DEFEND] == 8 and rec["pos"][0] == 34
@@ -810,3 +810,57 @@ def test_stalker_rule7_needs_the_firearm_in_hand():
     assert _answers(log, 0) == [(man(S.M_ATTACK), True), (code(S.EQUIP, 1), True),
                                 (code(S.STEP, S.STAY, 0), True), (end(0), True)]
     assert rec["shots"] == 0 and rec["illegal"] == 0
+
+
+# --------------------------------------------------------------------------
+# The reference's own hex geometry against the arena tables the kernel uses
+# --------------------------------------------------------------------------
+
+
+def _compare_geometry(arena):
+    """nbr, dist and los of the reference (plane points, doubled coordinates)
+    equal the content's (offset steps, cube distance, cube line) for every hex
+    (pair)."""
+    mult = tuple(int(m) for m in arena.mult)
+    nbr, dist, los = S.geometry(arena.cols, arena.rows, mult)
+    n = len(mult)
+    assert nbr == arena.nbr.tolist()
+    assert dist == arena.dist.tolist()
+    assert [[los[a][b] for b in range(n)] for a in range(n)] == arena.los.tolist()
+
+
+def test_m01_a07_reference_geometry_equals_the_kernels_on_the_default_arena():
+    _compare_geometry(load_arena(_content()[1]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_m01_a07_reference_geometry_equals_the_kernels_on_random_arenas(seed):
+    import random
+
+    rnd = random.Random(seed)
+    rows, cols = rnd.randint(2, 9), rnd.randint(2, 9)
+    _compare_geometry(build_arena([[0 if rnd.random() < 0.3 else rnd.randint(1, 3) for _ in range(cols)]
+                                   for _ in range(rows)]))
+
+
+def test_a07_sight_along_the_zigzag_edge_is_not_blocked_by_the_far_side():
+    """A line between (0, 0) and (2, 0) runs along the arena's left edge between
+    (1, 0) and no hex at all: one side is open, so sight is clear even with (1, 0)
+    and (0, 2) (the hex a naive index of the missing (1, -1) lands on) blocked."""
+    arena = build_arena([[1, 1, 0], [0, 1, 1], [1, 1, 1]])
+    assert arena.los[0, 6] and S.geometry(3, 3, tuple(int(m) for m in arena.mult))[2][0][6]
+
+
+def test_m04_m05_m08_facings_and_sides_equal_the_kernels():
+    """Where a direction lies seen from a facing (ahead, front side, back side,
+    behind: M-04 front hexes, M-08 side / behind), the hex sides between facings
+    (M-05) and the end-of-turn turn toward a facing, for every pair of facings."""
+    import sim.kernels.skirmish as K
+
+    kind = {0: 0, 1: 1, 5: 1, 2: 2, 4: 2, 3: 3}
+    for d in range(6):
+        for f in range(6):
+            assert S.bearing(d, f) == kind[K.rel(d, f)] == K.sides(d, f)
+            for k in range(4):
+                step = min(k, K.sides(d, f))
+                assert S.turned(f, d, k) == (f + (step if K.rel(d, f) <= 3 else 6 - step)) % 6

@@ -12,7 +12,7 @@ import pytest
 from numba import njit
 
 import sim.kernels.skirmish as K
-from sim.content.skirmish import build_arena, load_arena, load_skirmish, make_setup, parse_member
+from sim.content.skirmish import RULES, build_arena, load_arena, load_skirmish, make_setup, parse_member
 from sim.kernels.rng import mix
 from sim.run.skirmish import skirmish_template
 from strategies.skirmish import BEAST
@@ -157,8 +157,30 @@ def test_a03_moving_costs_ap_times_the_terrain_multiplier(content, sk, m):
     b.begin(0, K.M_MOVE, ap=10)
     assert b.apply(0, code(K.MOVE, 0))
     assert b.get(0, K.F_AP) == 10 - m and b.g[K.H_PTS] == 4
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+@pytest.mark.parametrize("d, mode", [(3, 0), (2, 0), (4, 0), (1, 1), (5, 1)])
+def test_a03_a_hex_costs_its_terrain_ap_whatever_its_move_points(content, sk, m, d, mode):
+    """Backward, sideways and ahead-sideways hexes cost 2 move points (M-04) but,
+    like any hex, 1 AP times the terrain (A-03), not 2 x the terrain."""
+    centre = 3 * 7 + 3
+    grid = [[1] * 7 for _ in range(7)]
+    target = int(load_arena(sk, size=7).nbr[centre, d])
+    grid[target // 7][target % 7] = m
+    b = Board(content, sk, grid=grid, at=[centre, 48])
     b.begin(0, K.M_MOVE, ap=10)
-    assert b.apply(0, code(K.MOVE, 3)) and b.get(0, K.F_AP) == 10 - 2  # backward: 2 points on flat ground
+    assert b.apply(0, code(K.MOVE, d, mode)) and b.get(0, K.F_POS) == target
+    assert b.get(0, K.F_AP) == 10 - sk.rules["hex_ap"] * m and b.g[K.H_PTS] == 5 - 2
+    assert b.rec[K.R_AP + K.AP_MOVE] == m
+
+
+def test_a03_hex_ap_comes_from_the_content(content, sk):
+    b = Board(content, sk, at=[3 * 7 + 3, 48], rules={"hex_ap": 2})
+    b.begin(0, K.M_MOVE, ap=10)
+    assert b.apply(0, code(K.MOVE, 3)) and b.get(0, K.F_AP) == 8
+    b.begin(0, K.M_ATTACK, ap=10)
+    assert b.apply(0, code(K.STEP, 0, 0)) and b.get(0, K.F_AP) == 8  # a step's hex too (M-02)
 
 
 def test_a03_nobody_enters_a_large_object_or_leaves_the_arena(content, sk):
@@ -379,7 +401,7 @@ def test_m04_move_costs_from_every_facing_to_every_neighbour(content, sk, facing
         b.begin(0, K.M_MOVE, ap=20)
         assert b.apply(0, code(K.MOVE, d, mode))
         points, turns = MOVE_TABLE[(d - facing) % 6][mode]
-        assert 5 - b.g[K.H_PTS] == points and 20 - b.get(0, K.F_AP) == points
+        assert 5 - b.g[K.H_PTS] == points and 20 - b.get(0, K.F_AP) == 1  # A-03: a hex is 1 AP on flat ground
         assert b.get(0, K.F_FACING) == (d if turns else facing)
         assert b.get(0, K.F_POS) == K.nbr(b.g, centre, d)
         b = Board(content, sk, at=[centre, 48], facing=[facing, 0])
@@ -427,13 +449,20 @@ def test_m03_move_points_per_manoeuvre(content, sk):
     assert log[0][K.L_OK] == 0 and b.g[K.H_MAN] == K.M_MOVE_ATTACK
 
 
-def test_m05_turning_costs_a_point_per_side(content, sk):
+@pytest.mark.parametrize("m", [1, 3])
+def test_m05_turning_costs_a_point_and_an_ap_per_side_whatever_the_ground(content, sk, m):
+    grid = [[1] * 7 for _ in range(7)]
+    grid[3][3] = m  # he turns on this hex: the terrain multiplies hexes entered, not turns (A-03)
     for new in range(6):
-        b = Board(content, sk, at=[24, 48], facing=[0, 0])
+        b = Board(content, sk, grid=grid, at=[24, 48], facing=[0, 0])
         b.begin(0, K.M_MOVE, ap=10)
-        k = min(new, 6 - new)
+        k = min(new, 6 - new)  # 180 degrees = 3
         assert b.apply(0, code(K.TURN, new)) == (k > 0)
         assert 5 - b.g[K.H_PTS] == k and 10 - b.get(0, K.F_AP) == k
+    b = Board(content, sk, at=[24, 48], facing=[0, 0], rules={"turn_points": 2})
+    b.begin(0, K.M_MOVE, ap=10)
+    assert not b.apply(0, code(K.TURN, 3))  # 3 sides x 2 = 6 points, 5 given
+    assert b.apply(0, code(K.TURN, 2)) and 5 - b.g[K.H_PTS] == 4 and 10 - b.get(0, K.F_AP) == 4
     b.begin(0, K.M_ALL_OUT_ATTACK, ap=10)
     assert not b.apply(0, code(K.TURN, 1))
 
@@ -474,6 +503,22 @@ def test_m07_passing_an_ally_costs_one_more_point(content, sk):
     assert not b.apply(0, code(K.MOVE, 0))  # 3 points needed
 
 
+@pytest.mark.parametrize("m", [2, 3])
+def test_m07_passing_an_ally_on_rough_ground_costs_one_ap_more_not_one_hex_more(content, sk, m):
+    """The ally's hex costs its terrain AP (A-03) plus ally_points (M-07), not
+    (1 + 1) x its terrain."""
+    grid = [[1] * 7 for _ in range(7)]
+    grid[3][1] = m  # the ally's hex 22
+    b = Board(content, sk, grid=grid, party=("novice:ak47", "novice:ak47"), at=[21, 22, 48])
+    b.begin(0, K.M_MOVE, ap=10)
+    assert b.apply(0, code(K.MOVE, 0)) and b.get(0, K.F_POS) == 23
+    assert 10 - b.get(0, K.F_AP) == m + 1 + 1 and 5 - b.g[K.H_PTS] == 3
+    b = Board(content, sk, grid=grid, party=("novice:ak47", "novice:ak47"), at=[21, 22, 48],
+              rules={"ally_points": 2})
+    b.begin(0, K.M_MOVE, ap=10)
+    assert b.apply(0, code(K.MOVE, 0)) and 10 - b.get(0, K.F_AP) == m + 2 + 1 and 5 - b.g[K.H_PTS] == 4
+
+
 def _p_evade(eff, dx_enemy):
     three = np.zeros(19)
     for a, b_, c in itertools.product(range(1, 7), repeat=3):
@@ -510,3 +555,119 @@ def test_m08_no_evade_without_a_free_hex_beyond(content, sk):
     b = Board(content, sk, monsters=("flesh", "flesh"), at=[21, 22, 23], facing=[0, 3, 3])
     b.begin(0, K.M_MOVE, ap=10)
     assert not b.apply(0, code(K.MOVE, 0))
+
+
+# --- rule numbers come from the content ------------------------------------------------------
+
+def test_a04_item_costs_are_the_rulebook_numbers_and_come_from_the_content(content, sk):
+    assert (sk.rules["use_ap"], sk.rules["equip_ap"], sk.rules["pickup_ap"], sk.rules["reload_ap"]) == (3, 4, 4, 2)
+    costs = {"use_ap": 1, "equip_ap": 2, "pickup_ap": 5, "reload_ap": 6}
+    b = Board(content, sk, party=("doktor:ak47,stimulator*2", "novice:ak47"), at=[10, 10, 48], rules=costs)
+    b.set(1, alive=0, hp=-9)
+    b.begin(0, K.M_ATTACK, ap=20)
+    b.set(0, hp=5, mag=1)
+    for c, kind, cost in ((code(K.EQUIP, 1), K.AP_EQUIP, 2), (code(K.USE), K.AP_USE, 1),
+                          (code(K.EQUIP, 0), K.AP_EQUIP, 2), (code(K.PICKUP, 1), K.AP_PICKUP, 5),
+                          (code(K.RELOAD), K.AP_RELOAD, 6)):
+        ap = b.get(0, K.F_AP)
+        assert b.apply(0, c) and ap - b.get(0, K.F_AP) == cost
+    assert b.rec[K.R_AP + K.AP_EQUIP] == 4
+
+
+EVADE = {"evade_standing": -1, "evade_kneeling": 3, "evade_prone": 7, "evade_side": 4, "evade_behind": 9,
+         "evade_dice": 2}
+
+
+@pytest.mark.parametrize("posture,enemy_facing,modifier", [
+    (K.STANDING, 3, -1), (K.KNEELING, 3, 3), (K.PRONE, 3, 7), (K.STANDING, 1, -1 + 4), (K.STANDING, 5, -1 + 4),
+    (K.STANDING, 0, -1 + 9), (K.STANDING, 2, -1), (K.STANDING, 4, -1)])
+def test_m08_evade_modifiers_and_dice_come_from_the_content(content, sk, posture, enemy_facing, modifier):
+    """With every M-08 number changed in the content, each contest is decided by
+    exactly those numbers (the rolls are read back from the state)."""
+    for trial in range(60):
+        b = Board(content, sk, at=[21, 22], facing=[0, enemy_facing], dx=[11, 10], trial=trial, rules=EVADE)
+        b.set(1, posture=posture)
+        b.begin(0, K.M_MOVE, ap=10)
+        assert b.apply(0, code(K.MOVE, 0))
+        r_m, r_e = int(b.g[K.H_ROLL1]), int(b.g[K.H_ROLL2])
+        assert 2 <= r_m <= 12 and 2 <= r_e <= 12  # evade_dice d6 each
+        assert (b.get(0, K.F_POS) == 23) == (11 + modifier - r_m > 10 - r_e)
+
+
+@pytest.mark.parametrize("rule, value, check", [
+    ("forward_points", 2, lambda b: b.g[K.H_PTS] == 5 - 2),
+    ("sideways_points", 3, lambda b: b.g[K.H_PTS] == 5 - 3),
+    ("sprint_points", 2, lambda b: b.g[K.H_SPRINT] == 2),
+    ("half_divisor", 3, lambda b: b.g[K.H_PTS0] == 2),
+    ("end_turn_sides", 2, lambda b: b.get(0, K.F_FACING) == 2),
+    ("first_aid_hp", 3, lambda b: b.get(1, K.F_HP) == 3),
+])
+def test_movement_sprint_aid_and_sequence_numbers_come_from_the_content(content, sk, rule, value, check):
+    """M-03..M-06, A-06: each rule number, changed in the content, changes the kernel's play."""
+    b = Board(content, sk, party=("novice:ak47", "doktor:ak47"), at=[24, 48, 47], rules={rule: value},
+              medic_skill=[100, None, None])
+    if rule in ("forward_points", "sideways_points"):
+        b.begin(0, K.M_MOVE, ap=10)
+        assert b.apply(0, code(K.MOVE, 0 if rule == "forward_points" else 3))
+    elif rule == "sprint_points":
+        b.set(0, sprint_next=1)
+        b.turn(0, code(K.MANOEUVRE, K.M_MOVE))
+    elif rule == "half_divisor":
+        b.turn(0, code(K.MANOEUVRE, K.M_ALL_OUT_ATTACK))  # Move 5: 5 / 3 rounded up
+    elif rule == "end_turn_sides":
+        b.turn(0, code(K.MANOEUVRE, K.M_ALL_OUT_ATTACK), code(K.END, 3))  # not free: 2 sides toward W
+    elif rule == "first_aid_hp":
+        b.set(1, pos=25, hp=-1, posture=K.PRONE)
+        b.begin(0, K.M_ATTACK, ap=10)
+        assert b.apply(0, code(K.FIRST_AID, 1))
+    assert check(b)
+
+
+def test_a01_sequence_die_comes_from_the_content(content, sk):
+    orders = set()
+    for die in (10, 1):  # a one-sided die leaves every tie to the index
+        for trial in range(12):
+            b = Board(content, sk, party=("novice:ak47", "novice:ak47"), at=[0, 1, 48], trial=trial,
+                      rules={"sequence_die": die}, sequence=[5, 5, 5])
+            orders.add((die, tuple(b.g[b.g[K.H_O_ORDER]:b.g[K.H_O_ORDER] + 3].tolist())))
+    assert {o for d, o in orders if d == 1} == {(0, 1, 2)} and len([o for d, o in orders if d == 10]) > 1
+
+
+KERNEL_LITERALS = {  # function: its numeric literals and how many of each; none is a rule number
+    # codes, layout and records: bit fields (8, 16, 255), two words per hex of scratch, histogram cap 63
+    "layout": {6: 1, 2: 1, 1: 2}, "code": {16: 1, 8: 1}, "apply": {0: 1, 255: 3, 8: 1, 16: 1},
+    "take_turn": {0: 15, 1: 4, 255: 6, 8: 4}, "run_skirmishes": {1: 5, 0: 1, 63: 1},
+    # hex geometry: six directions, rel 0..5 (1/5 front sides, 2/4 back sides, 3 behind), d + 3 opposite
+    "nbr": {6: 1}, "rel": {6: 2}, "sides": {6: 1}, "move_points": {0: 2, 1: 1, 5: 1},
+    "_move": {0: 8, 1: 3, 5: 2, 2: 1, 3: 1, 4: 1}, "_evade": {6: 3, 2: 1, 4: 1, 3: 2}, "_turn": {0: 2, 5: 1},
+    "_step": {1: 2, 0: 2, 5: 1}, "_end_turn": {0: 7, 1: 3, 5: 1, 6: 2, 3: 1},
+    # d6 (the game's die, Z-15) and percentiles 1..100 (A-07 skill%, A-05 traps, A-06 first aid)
+    "_shoot": {0: 7, 1: 6, 100: 1, 6: 1}, "_enter": {0: 3, 6: 1}, "_aid_complete": {1: 2, 100: 1},
+    "_lay_mine": {1: 2, 0: 1, 100: 1},
+    # flags, counts, indices: 0 and 1; EQUIP a = 2 is the second healing kind
+    "_item_action": {1: 3, 0: 14, 2: 1}, "sight": {0: 1}, "conscious": {0: 2}, "occupant": {0: 1},
+    "can_enter": {0: 2}, "armour_class": {0: 3}, "_check_end": {0: 6, 1: 3}, "_damage": {0: 9, 1: 2},
+    "_spend": {0: 1}, "_aid_valid": {0: 2, 1: 1}, "_first_aid": {0: 4}, "mine_spot": {0: 3},
+    "_log": {1: 1, 0: 1}, "_clear_rolls": {0: 3}, "new_skirmish": {1: 6, 0: 1}, "play": {0: 9, 1: 2},
+    "one_turn": {0: 1}, "skirmish_records": {0: 1}, "_block_state": {0: 1}, "skirmish_survival": {1: 2},
+}
+
+
+def test_the_kernel_holds_no_rule_number_of_its_own():
+    """Every numeric literal in the kernel's functions is accounted for above
+    (geometry, codes, dice, flags); a new one (a rule number written into the
+    code instead of skirmish.toml) fails here."""
+    import ast
+    import collections
+    from pathlib import Path
+
+    tree = ast.parse(Path(K.__file__).read_text(encoding="utf-8"))
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            counts = collections.Counter(n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
+                                         and isinstance(n.value, (int, float)) and not isinstance(n.value, bool))
+            if counts:
+                found[node.name] = dict(counts)
+    assert found == KERNEL_LITERALS
+    assert set(K.RULE_FIELDS.values()) <= set(RULES)  # every rule number the kernel reads is a content field

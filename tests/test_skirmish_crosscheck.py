@@ -152,6 +152,14 @@ def _random_setup(data, content, sk):
     rules.update(knockdown_damage=data.draw(st.integers(0, 9)), dead_at_hp=data.draw(st.integers(-8, 0)),
                  max_rounds=data.draw(st.integers(1, 12)), kite_distance=data.draw(st.integers(1, 5)),
                  ap_base=data.draw(st.integers(0, 6)), kneel_ap=data.draw(st.integers(0, 2)))
+    # the and M-03..M-08 numbers of the content, changed alike in both engines
+    for name, low, high in (("hex_ap", 1, 2), ("forward_points", 1, 2), ("sideways_points", 1, 3),
+                            ("turn_points", 1, 2), ("ally_points", 0, 2), ("sprint_points", 0, 2),
+                            ("half_divisor", 1, 3), ("end_turn_sides", 0, 3), ("evade_standing", -6, 6),
+                            ("evade_kneeling", -6, 6), ("evade_prone", -6, 6), ("evade_side", -6, 6),
+                            ("evade_behind", -6, 6), ("evade_dice", 1, 4), ("sequence_die", 1, 12),
+                            ("first_aid_hp", 1, 3)):
+        rules[name] = data.draw(st.integers(low, high))
     base = make_setup(content, sk, party, monsters, load_arena(sk, size=9), "hold", 1)
     fighters = []
     for f, h in zip(base.fighters, spots):

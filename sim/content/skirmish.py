@@ -26,6 +26,10 @@ RULES = {
     "all_out_defence_ac": N0, "use_ap": N1, "equip_ap": N1, "pickup_ap": N1, "reload_ap": N1, "stand_ap": N1,
     "mine_ap": N1, "first_aid_ap": N1, "first_aid_uses": N0, "doctor_uses": N0, "kneel_ap": N0,
     "dead_at_hp": ("int", True, None), "knockdown_damage": N0, "spare_magazines": N0, "kite_distance": N1,
+    "hex_ap": N1, "forward_points": N1, "sideways_points": N1, "turn_points": N1, "ally_points": N0,
+    "sprint_points": N0, "half_divisor": N1, "end_turn_sides": N0, "evade_standing": ("int", True, None),
+    "evade_kneeling": ("int", True, None), "evade_prone": ("int", True, None), "evade_side": ("int", True, None),
+    "evade_behind": ("int", True, None), "evade_dice": N1, "sequence_die": N1, "first_aid_hp": N1,
 }
 STALKER = {"agility": N0, "dx": N0, "move": N1, "sequence": N0, "skill": PCT, "medic": (("first_aid", "doctor"), False, None),
            "medic_skill": PCT, "traps": PCT}
@@ -174,7 +178,8 @@ def build_arena(grid) -> Arena:
 
 def _sight(cube, mult, dist, cols):
     """Line of sight (contract): no blocked hex other than the ends on the cube
-    line between two centres, sampled at every step, for either nudge."""
+    line between two centres, sampled at every step, for either nudge. A point
+    off the arena (beside its zig-zag edge) blocks nothing."""
     n = len(mult)
     blocked = mult == 0
     if not blocked.any():
@@ -188,8 +193,8 @@ def _sight(cube, mult, dist, cols):
             inside = s < k
             t = np.where(inside, s / np.maximum(k, 1), 0.0)
             p = cube[a] + (cube[b] - cube[a]) * t[:, None] + nudge * np.array([1.0, 2.0, -3.0])
-            h = _cube_to_hex(_cube_round(p), cols)
-            ok &= ~(inside & blocked[np.where(inside, h, a)] & (h != a) & (h != b))
+            h, on = _cube_to_hex(_cube_round(p), cols, n // cols)
+            ok &= ~(inside & on & blocked[np.where(inside & on, h, a)] & (h != a) & (h != b))
         clear |= ok
     return clear.reshape(n, n)
 
@@ -207,10 +212,11 @@ def _cube_round(p):
     return r.astype(np.int64)
 
 
-def _cube_to_hex(c, cols):
+def _cube_to_hex(c, cols, rows):
+    """Hex indices of cube coordinates and whether each is on the arena."""
     row = c[:, 1]
     col = c[:, 0] + (row - (row & 1)) // 2
-    return row * cols + col
+    return row * cols + col, (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
 
 
 def arena_from_text(path, text, letters) -> list:

@@ -41,8 +41,10 @@ AP_KINDS = ("move", "shoot", "reload", "equip", "use", "pickup", "stand", "first
  H_R_MAX_ROUNDS, H_R_AP_BASE, H_R_AP_DIV, H_R_AIMED_BONUS, H_R_RANGE_PENALTY, H_R_HIT_MIN, H_R_HIT_MAX,
  H_R_AOA_BONUS, H_R_AOD_AC, H_R_USE, H_R_EQUIP, H_R_PICKUP, H_R_RELOAD, H_R_STAND, H_R_MINE, H_R_FIRST_AID,
  H_R_KNEEL, H_R_DEAD_AT, H_R_KNOCKDOWN, H_R_KITE,
- H_O_NBR, H_O_MULT, H_O_DIST, H_O_LOS, H_O_MINE, H_O_OWNER, H_O_ORDER, H_O_FIGHTER, H_O_SCRATCH) = range(46)
-HEADER = 48
+ H_R_HEX_AP, H_R_FORWARD, H_R_SIDEWAYS, H_R_TURN, H_R_ALLY, H_R_SPRINT, H_R_HALF, H_R_END_SIDES,
+ H_R_EV_STANDING, H_R_EV_KNEELING, H_R_EV_PRONE, H_R_EV_SIDE, H_R_EV_BEHIND, H_R_EV_DICE, H_R_SEQ_DIE, H_R_AID_HP,
+ H_O_NBR, H_O_MULT, H_O_DIST, H_O_LOS, H_O_MINE, H_O_OWNER, H_O_ORDER, H_O_FIGHTER, H_O_SCRATCH) = range(62)
+HEADER = 64
 RULE_FIELDS = {  # header slot <- skirmish.toml [rules] field
     H_R_MAX_ROUNDS: "max_rounds", H_R_AP_BASE: "ap_base", H_R_AP_DIV: "ap_agility_divisor",
     H_R_AIMED_BONUS: "aimed_bonus", H_R_RANGE_PENALTY: "range_penalty", H_R_HIT_MIN: "hit_min",
@@ -50,6 +52,11 @@ RULE_FIELDS = {  # header slot <- skirmish.toml [rules] field
     H_R_USE: "use_ap", H_R_EQUIP: "equip_ap", H_R_PICKUP: "pickup_ap", H_R_RELOAD: "reload_ap",
     H_R_STAND: "stand_ap", H_R_MINE: "mine_ap", H_R_FIRST_AID: "first_aid_ap", H_R_KNEEL: "kneel_ap",
     H_R_DEAD_AT: "dead_at_hp", H_R_KNOCKDOWN: "knockdown_damage", H_R_KITE: "kite_distance",
+    H_R_HEX_AP: "hex_ap", H_R_FORWARD: "forward_points", H_R_SIDEWAYS: "sideways_points", H_R_TURN: "turn_points",
+    H_R_ALLY: "ally_points", H_R_SPRINT: "sprint_points", H_R_HALF: "half_divisor", H_R_END_SIDES: "end_turn_sides",
+    H_R_EV_STANDING: "evade_standing", H_R_EV_KNEELING: "evade_kneeling", H_R_EV_PRONE: "evade_prone",
+    H_R_EV_SIDE: "evade_side", H_R_EV_BEHIND: "evade_behind", H_R_EV_DICE: "evade_dice",
+    H_R_SEQ_DIE: "sequence_die", H_R_AID_HP: "first_aid_hp",
 }
 
 # a fighter's fields
@@ -189,16 +196,22 @@ def hit_chance(g, i, t, aimed, man):
 
 @njit(inline="always", cache=True)
 def move_points(g, d, mode, facing):
-    """M-04: points to enter the hex in direction ``d`` (1 forward, 2 forward-sideways
-    without turning, sideways or backward) and the facing after it."""
+    """M-04: points to enter the hex in direction ``d`` (forward_points ahead or ahead
+    turning one side; sideways_points forward-sideways without turning, sideways or
+    backward) and the facing after it."""
     r = rel(d, facing)
     if r == 0:
-        return 1, facing
-    if r == 1 or r == 5:
-        if mode == 0:
-            return 1, d
-        return 2, facing
-    return 2, facing
+        return g[H_R_FORWARD], facing
+    if (r == 1 or r == 5) and mode == 0:
+        return g[H_R_FORWARD], d
+    return g[H_R_SIDEWAYS], facing
+
+
+@njit(inline="always", cache=True)
+def hex_ap(g, h):
+    """A-03: AP to enter hex ``h``: hex_ap times its terrain multiplier, whatever
+    the move points (M-04) the hex costs."""
+    return g[H_R_HEX_AP] * mult(g, h)
 
 
 # --- outcomes and damage ---------------------------------------------------------------
@@ -270,16 +283,19 @@ def _spend(g, o, ap, kind, rec):
 
 @njit(inline="always", cache=True)
 def _pay_points(g, forward, p):
-    """Points for a move; the sprint point pays one point of a forward move (M-06)."""
-    if forward and g[H_SPRINT] > 0:
-        g[H_SPRINT] = 0
-        p -= 1
+    """Points for a move; the sprint points pay a forward move's points first (M-06)."""
+    if forward:
+        s = min(g[H_SPRINT], p)
+        g[H_SPRINT] -= s
+        p -= s
     g[H_PTS] -= p
 
 
 @njit(cache=True)
 def _move(g, i, d, mode, rng, rec):
-    """M-04, M-07, M-08, A-03: one hex, passing through an ally or evading an enemy."""
+    """M-04, M-07, M-08, A-03: one hex, passing through an ally or evading an enemy.
+    Points per M-04; AP per hex entered (A-03), whatever its points; an ally's hex
+    costs ally_points more in points and in AP (M-07)."""
     o = fb(g, i)
     man = g[H_MAN]
     if (man == M_ATTACK or man == M_NONE or g[H_MOVE_LOCKED] or g[o + F_POSTURE] != STANDING or mode > 1
@@ -297,7 +313,7 @@ def _move(g, i, d, mode, rng, rec):
     other = occupant(g, h1)
     sprint = g[H_SPRINT] if forward else 0
     if other == NO:
-        ap = c1 * mult(g, h1)
+        ap = hex_ap(g, h1)
         if c1 - sprint > g[H_PTS] or ap > g[o + F_AP]:
             return False
         _pay_points(g, forward, c1)
@@ -311,11 +327,11 @@ def _move(g, i, d, mode, rng, rec):
     if not can_enter(g, h2):
         return False
     ally = field(g, other, F_SIDE) == g[o + F_SIDE]
-    extra = 1 if ally else 0
+    extra = g[H_R_ALLY] if ally else 0
     c2, f2 = move_points(g, d, mode, f1)
     points = c1 + extra + c2
-    ap1 = (c1 + extra) * mult(g, h1)
-    ap = ap1 + c2 * mult(g, h2)
+    ap1 = hex_ap(g, h1) + extra
+    ap = ap1 + hex_ap(g, h2)
     if points - sprint > g[H_PTS] or ap > g[o + F_AP]:
         return False
     if not forward:
@@ -340,14 +356,19 @@ def _evade(g, i, e, d, rng):
         return True
     oe = fb(g, e)
     posture = g[oe + F_POSTURE]
-    mod = -5 if posture == STANDING else (-2 if posture == KNEELING else 5)
-    r = rel((d + 3) % 6, g[oe + F_FACING])
+    if posture == STANDING:
+        mod = g[H_R_EV_STANDING]
+    elif posture == KNEELING:
+        mod = g[H_R_EV_KNEELING]
+    else:
+        mod = g[H_R_EV_PRONE]
+    r = rel((d + 3) % 6, g[oe + F_FACING])  # the side of e the mover comes from
     if r == 2 or r == 4:
-        mod += 2
+        mod += g[H_R_EV_SIDE]
     elif r == 3:
-        mod += 5
-    r_m = roll(rng, i, 3, 6)
-    r_e = roll(rng, e, 3, 6)
+        mod += g[H_R_EV_BEHIND]
+    r_m = roll(rng, i, g[H_R_EV_DICE], 6)  # d6: the game's die (Z-15)
+    r_e = roll(rng, e, g[H_R_EV_DICE], 6)
     g[H_ROLL1] = r_m
     g[H_ROLL2] = r_e
     return field(g, i, F_DX) + mod - r_m > g[oe + F_DX] - r_e
@@ -355,14 +376,14 @@ def _evade(g, i, e, d, rng):
 
 @njit(inline="always", cache=True)
 def _turn(g, i, a, rec):
-    """M-05: turning during movement costs a point and an AP per hex side."""
+    """M-05: turning during movement costs turn_points points and as many AP per hex side."""
     o = fb(g, i)
     man = g[H_MAN]
     if not (man == M_MOVE or man == M_MOVE_ATTACK or man == M_ALL_OUT_DEFENCE) or g[H_MOVE_LOCKED]:
         return False
     if a < 0 or a > 5 or a == g[o + F_FACING]:
         return False
-    k = sides(g[o + F_FACING], a)
+    k = sides(g[o + F_FACING], a) * g[H_R_TURN]
     if k > g[H_PTS] or k > g[o + F_AP]:
         return False
     g[H_PTS] -= k
@@ -374,17 +395,18 @@ def _turn(g, i, a, rec):
 
 @njit(cache=True)
 def _step(g, i, a, b, rng, rec):
-    """M-02: the Attack manoeuvre's step: one hex any way, stay, or kneel/stand; any facing."""
+    """M-02: the Attack manoeuvre's step: one hex any way (A-03 AP, no move points),
+    stay, or kneel/stand; any facing."""
     o = fb(g, i)
     if g[H_MAN] != M_ATTACK or g[H_STEP_USED] or b < 0 or b > 5 or a < 0 or a > KNEEL:
         return False
     posture = g[o + F_POSTURE]
     if a < STAY:
         h = nbr(g, g[o + F_POS], a)
-        if posture != STANDING or not can_enter(g, h) or mult(g, h) > g[o + F_AP]:
+        if posture != STANDING or not can_enter(g, h) or hex_ap(g, h) > g[o + F_AP]:
             return False
         g[H_STEP_USED] = 1
-        _spend(g, o, mult(g, h), AP_MOVE, rec)
+        _spend(g, o, hex_ap(g, h), AP_MOVE, rec)
         g[o + F_FACING] = b
         _enter(g, i, h, rng, rec)
         return True
@@ -512,14 +534,14 @@ def _aid_valid(g, i, t):
 
 @njit(inline="always", cache=True)
 def _aid_complete(g, i, rng):
-    """A-06: a use is spent; success wakes the ally at 1 HP, with no AP this round."""
+    """A-06: a use is spent; success wakes the ally at first_aid_hp, with no AP this round."""
     o = fb(g, i)
     g[o + F_MEDIC_USES] -= 1
     r = pick(rng, i, 100) + 1
     g[H_ROLL1] = r
     if r <= g[o + F_MEDIC_SKILL]:
         ot = fb(g, g[o + F_AID_TARGET])
-        g[ot + F_HP] = 1
+        g[ot + F_HP] = g[H_R_AID_HP]
         g[ot + F_NO_AP_ROUND] = g[H_ROUND]
 
 
@@ -569,17 +591,21 @@ def _lay_mine(g, i, rng, rec):
 
 @njit(cache=True)
 def _end_turn(g, i, a, rec):
-    """A-02 defend (banked AP), M-05 end-of-turn facing, M-06 sprint."""
+    """A-02 defend (banked AP), M-05 end-of-turn facing (free after spending at most
+    half the points, rounded up; else end_turn_sides toward ``a``), M-06 sprint."""
     o = fb(g, i)
     man = g[H_MAN]
     f = g[o + F_FACING]
     if 0 <= a <= 5 and a != f:
-        free = ((man == M_MOVE or man == M_MOVE_ATTACK) and g[H_PTS0] - g[H_PTS] <= (g[H_PTS0] + 1) // 2
+        half = g[H_R_HALF]
+        free = ((man == M_MOVE or man == M_MOVE_ATTACK) and g[H_PTS0] - g[H_PTS] <= (g[H_PTS0] + half - 1) // half
                 or man == M_ALL_OUT_DEFENCE)
         if free:
             g[o + F_FACING] = a
         else:
-            g[o + F_FACING] = (f + (1 if (a - f + 6) % 6 <= 3 else 5)) % 6
+            r = rel(a, f)
+            k = min(g[H_R_END_SIDES], sides(a, f))
+            g[o + F_FACING] = (f + (k if r <= 3 else 6 - k)) % 6
     ap = g[o + F_AP]
     if g[o + F_POSTURE] == PRONE or man == M_ALL_OUT_ATTACK or g[o + F_AID_LEFT] > 0:
         g[o + F_BANKED] = 0
@@ -661,7 +687,7 @@ def take_turn(g, i, fn, rng, rec, log, n_log):
     g[H_STEP_USED] = 0
     g[H_MOVE_LOCKED] = 0
     g[H_FWD_ONLY] = 1
-    g[H_SPRINT] = g[o + F_SPRINT_NEXT]
+    g[H_SPRINT] = g[H_R_SPRINT] if g[o + F_SPRINT_NEXT] else 0
     _clear_rolls(g)
     c = fn(g, i)
     ok = (c & 255) == MANOEUVRE and ((c >> 8) & 255) <= M_ATTACK and c >= 0
@@ -670,7 +696,8 @@ def take_turn(g, i, fn, rng, rec, log, n_log):
         rec[R_ILLEGAL] += 1
     g[H_MAN] = man
     move = g[o + F_MOVE]
-    pts = move if man == M_MOVE or man == M_MOVE_ATTACK else ((move + 1) // 2 if man != M_ATTACK else 0)
+    half = g[H_R_HALF]
+    pts = move if man == M_MOVE or man == M_MOVE_ATTACK else ((move + half - 1) // half if man != M_ATTACK else 0)
     g[H_PTS] = pts
     g[H_PTS0] = pts
     n_log = _log(g, log, n_log, i, c, ok)
@@ -697,7 +724,7 @@ def take_turn(g, i, fn, rng, rec, log, n_log):
 @njit(cache=True)
 def new_skirmish(g, template, rng):
     """Reset the state of ``g`` (a copy of ``template``) and fix the sequence
-    (A-01): sequence, then a d10 per fighter (SETUP stream, in index order), then index."""
+    (A-01): sequence, then a sequence_die per fighter (SETUP stream, in index order), then index."""
     for k in range(HEADER):  # the arena's tables never change: only the state is reset
         g[k] = template[k]
     for k in range(g[H_O_MINE], g[H_O_SCRATCH]):
@@ -706,7 +733,7 @@ def new_skirmish(g, template, rng):
     nf = g[H_F]
     order = g[H_O_ORDER]
     for i in range(nf):
-        g[fb(g, i) + F_ORDER_KEY] = field(g, i, F_SEQUENCE) * 16 + die(rng, SETUP, 10)
+        g[fb(g, i) + F_ORDER_KEY] = field(g, i, F_SEQUENCE) * (g[H_R_SEQ_DIE] + 1) + die(rng, SETUP, g[H_R_SEQ_DIE])
         g[order + i] = i
     for a in range(1, nf):  # insertion sort: higher key first, lower index on ties
         j = a

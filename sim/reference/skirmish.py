@@ -25,7 +25,9 @@ skirmish; ``run(setup, seed, trials, trial_start=0) -> list`` plays several.
 the given codes in order.  ``STRATEGIES`` maps the built-in names (``beast``,
 ``hold``, ``kite``, ``rush``) to their callables; the shared notions
 (``nearest``, ``shot_target``, ``min_e``, ``candidates``, ``walk``, ``approach``,
-``retreat``, ``face``, ``fire``) are public too.
+``retreat``, ``face``, ``fire``) are public too.  ``geometry(cols, rows, mult)``
+gives the arena's ``(nbr, dist, los)`` worked out here, not taken from the
+setup; ``bearing(d, f)`` and ``turned(f, a, k)`` are the facings' geometry.
 
 Record keys: ``outcome`` (WIN 0, LOSS 1, DRAW 2), ``rounds``, ``alive``,
 ``all_alive``, ``damage_dealt``, ``damage_taken``, ``kills``, ``shots``,
@@ -69,12 +71,12 @@ is implemented):
   illegal.
 * ``illegal`` counts illegal answers of every fighter (monsters included):
   the contract does not say "by stalkers" as it does for shots and hits.
-* The sprint point lowers the move points only; the AP are always
-  points x mult of each hex.
-* MOVE mode b must be 0 or 1; it matters only at rel 1/5; in a pass-through
+* The sprint points lower the move points only; the AP are always those of
+  the hexes entered (A-03).
+* MOVE mode b must be 0 or 1; it matters only at a front side; in a pass-through
   (ally or evade) the same mode is used for the second hex.
 * A non-forward MOVE clears ``forward_only`` also when the evade is lost.
-* TURN has no posture condition and the sprint point never pays for it.
+* TURN has no posture condition and the sprint points never pay for it.
 * STEP into a hex with a mine: the mine goes off, then ``facing = b`` (text
   order), even when the mine took him down.
 * WIN is checked before LOSS after an action.
@@ -99,6 +101,7 @@ is implemented):
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from typing import ClassVar
 
 from sim.reference.fight import Stream
@@ -178,32 +181,131 @@ def pct(stream: Stream) -> int:
 
 
 # --------------------------------------------------------------------------
-# Hex geometry (M-01, M-05)
+# Hex geometry (M-01, M-04, M-05, M-08, A-03, A-07), worked out here on its own
 # --------------------------------------------------------------------------
+#
+# The kernel's tables come from sim/content/skirmish.py (offset neighbour steps,
+# cube distances, a cube line of sight).  Here every hex is a point of the plane
+# and everything is measured between points, so a slip in either shows up as a
+# mismatch (tests/test_reference_skirmish.py compares them hex pair by hex pair).
+#
+# "Doubled" coordinates: hex (row r, col c) of the odd-r arena sits at
+# x = 2c + (r & 1), y = r; its centre in the plane is (x, y * sqrt(3)), half a
+# hex width being the unit, so a step (dx, dy) has squared length dx^2 + 3 dy^2
+# (4 between neighbours) and the hex holding a point is the one whose centre is
+# nearest.
+
+STEPS = ((2, 0), (1, -1), (-1, -1), (-2, 0), (-1, 1), (1, 1))
+"""Direction d as a step (dx, dy), y growing down the map: 0 E, then counter-clockwise
+as seen on the map: 1 NE, 2 NW, 3 W, 4 SW, 5 SE."""
 
 
-def rel(d: int, f: int) -> int:
-    """(d - f) mod 6: 0 ahead, 1 / 5 front-left / front-right, 2 / 4 sideways-back, 3 behind."""
-    return (d - f) % 6
+def _dot(u, v) -> int:
+    """Scalar product in the plane (4 cos of the angle between two directions)."""
+    return u[0] * v[0] + 3 * u[1] * v[1]
 
 
-def sides(a: int, b: int) -> int:
-    """Hex sides between two facings."""
-    return min(abs(a - b), 6 - abs(a - b))
+def _cross(u, v) -> int:
+    """Sign of the plane's cross product: < 0 when v lies counter-clockwise of u on the map."""
+    return u[0] * v[1] - u[1] * v[0]
 
 
-def hex_cost(d: int, facing: int, mode: int):
+def bearing(d: int, f: int) -> int:
+    """Where direction d lies seen from facing f, by the angle between them:
+    0 ahead, 1 a front side (60 degrees), 2 a back side (120), 3 behind (180);
+    also the hex sides between two facings (M-05)."""
+    return {4: 0, 2: 1, -2: 2, -4: 3}[_dot(STEPS[d], STEPS[f])]
+
+
+def turned(f: int, a: int, k: int) -> int:
+    """Facing f turned k hex sides toward facing a, never past it; from right
+    behind, counter-clockwise (M-05 end of turn)."""
+    for _ in range(min(k, bearing(a, f))):
+        x, y = STEPS[f]
+        if _cross(STEPS[f], STEPS[a]) <= 0:  # a 60-degree turn counter-clockwise
+            f = STEPS.index(((x + 3 * y) // 2, (y - x) // 2))
+        else:
+            f = STEPS.index(((x - 3 * y) // 2, (y + x) // 2))
+    return f
+
+
+def _hex_distance(p, q) -> int:
+    """Hexes between two points of the doubled grid: a diagonal step covers one
+    row and one x unit, a step along the row two x units."""
+    dx, dy = abs(p[0] - q[0]), abs(p[1] - q[1])
+    return dy + max(0, (dx - dy) // 2)
+
+
+def _clear(where, blocked, a: int, b: int, k: int) -> bool:
+    """Line of sight between hexes a and b (k apart): no blocked hex other than a
+    and b holds one of the points a + (b - a) s / k (s = 1 .. k-1) of the segment
+    between their centres.  A point on the edge of two hexes is counted both ways:
+    for the hex left of the segment, or for the one right of it, and sight is clear
+    if either way is.  Exact integer arithmetic (every length times k)."""
+    (ax, ay), (bx, by) = where[a], where[b]
+    u = (bx - ax, by - ay)
+    ways = [True, True]  # clear counting edge points for the left / the right hex
+    for x in blocked:
+        xx, xy = where[x]
+        if x in (a, b) or not (min(ax, bx) - 2 <= xx <= max(ax, bx) + 2 and min(ay, by) - 1 <= xy <= max(ay, by) + 1):
+            continue
+        for s in range(1, k):
+            px, py = ax * (k - s) + bx * s, ay * (k - s) + by * s
+            own = (px - k * xx) ** 2 + 3 * (py - k * xy) ** 2
+            holds = [True, True]  # x holds the point, edge points going left / right
+            for dx, dy in STEPS:  # x's hex is where x's centre is nearer than its six neighbours'
+                other = (px - k * (xx + dx)) ** 2 + 3 * (py - k * (xy + dy)) ** 2
+                if other < own:
+                    holds = [False, False]
+                    break
+                if other == own:
+                    holds[1 if _cross(u, (-dx, -dy)) > 0 else 0] = False
+            ways = [w and not h for w, h in zip(ways, holds)]
+        if not any(ways):
+            return False
+    return True
+
+
+class _SightRow:
+    """``los[a]``: ``los[a][b]`` worked out when first asked, then remembered."""
+
+    __slots__ = ("_a", "_known", "_where", "_blocked", "_dist")
+
+    def __init__(self, a, where, blocked, dist):
+        self._a, self._where, self._blocked, self._dist = a, where, blocked, dist
+        self._known = {}
+
+    def __getitem__(self, b):
+        seen = self._known.get(b)
+        if seen is None:
+            seen = self._known[b] = _clear(self._where, self._blocked, self._a, b, self._dist[self._a][b])
+        return seen
+
+
+@lru_cache(maxsize=8)
+def geometry(cols: int, rows: int, mult: tuple):
+    """``(nbr, dist, los)`` of an odd-r arena of ``cols`` x ``rows`` hexes (``mult``
+    per hex, 0 blocked): neighbour hex per direction (-1 off the arena), hex
+    distance, line of sight (A-07; blocked hexes block it, fighters never)."""
+    where = [(2 * c + (r & 1), r) for r in range(rows) for c in range(cols)]
+    index = {p: h for h, p in enumerate(where)}
+    nbr = [[index.get((x + dx, y + dy), -1) for dx, dy in STEPS] for x, y in where]
+    dist = [[_hex_distance(p, q) for q in where] for p in where]
+    blocked = [h for h, m in enumerate(mult) if m == 0]
+    los = [_SightRow(a, where, blocked, dist) for a in range(len(where))]
+    return nbr, dist, los
+
+
+def hex_cost(rules, d: int, facing: int, mode: int):
     """M-04: (points, facing after, forward, allowed in ALL_OUT_ATTACK) of one hex
     entered in direction d with the given facing."""
-    # READING: the mode matters only at rel 1 / 5 (rel 0 and rel 2..4 cost the same in either mode).
-    r = rel(d, facing)
-    if r == 0:
-        return 1, facing, True, True
-    if r in (1, 5):
-        if mode == 0:
-            return 1, d, True, True
-        return 2, facing, False, True
-    return 2, facing, False, False
+    # READING: the mode matters only at a front side (ahead and the back hexes cost the same in either mode).
+    b = bearing(d, facing)
+    if b == 0:
+        return rules["forward_points"], facing, True, True
+    if b == 1 and mode == 0:
+        return rules["forward_points"], d, True, True
+    return rules["sideways_points"], facing, False, b == 1
 
 
 # --------------------------------------------------------------------------
@@ -264,9 +366,8 @@ class State:
         arena = setup.arena
         self.cols, self.rows = int(arena.cols), int(arena.rows)
         self.mult = [int(x) for x in arena.mult.tolist()]
-        self.nbr = [[int(x) for x in row] for row in arena.nbr.tolist()]
-        self.dist = [[int(x) for x in row] for row in arena.dist.tolist()]
-        self.los = [[bool(x) for x in row] for row in arena.los.tolist()]
+        # The arena's tables are worked out here, not taken from the setup (see geometry).
+        self.nbr, self.dist, self.los = geometry(self.cols, self.rows, tuple(self.mult))
         self.rules = dict(setup.rules)
         self.fighters = [Fighter(i, spec) for i, spec in enumerate(setup.fighters)]
         self.mine = [0] * len(self.mult)
@@ -337,11 +438,10 @@ def candidates(state: State, i: int) -> list:
         h = state.nbr[f.pos][d]
         if not state.free(h):
             continue
-        forward = rel(d, f.facing) in (0, 1, 5)
-        if not forward and f.manoeuvre == M_ALL_OUT_ATTACK:
+        c, _, forward, aoa_ok = hex_cost(state.rules, d, f.facing, 0)
+        if not aoa_ok and f.manoeuvre == M_ALL_OUT_ATTACK:
             continue
-        c = 1 if forward else 2
-        ap = c * state.mult[h]
+        ap = state.rules["hex_ap"] * state.mult[h]  # A-03: per hex, whatever its points
         if c <= f.pts + (f.sprint if forward else 0) and ap <= f.ap:
             out.append((d, h, c, ap))
     return out
@@ -670,7 +770,7 @@ class _Skirmish:
         f.medic_uses -= 1
         if pct(self.streams[i]) <= f.medic_skill:
             g = self._fighter(j)
-            g.hp = 1
+            g.hp = self.R["first_aid_hp"]
             g.no_ap_round = self.state.round
 
     def _continue_aid(self, i: int) -> None:
@@ -692,12 +792,9 @@ class _Skirmish:
         f = self._fighter(i)
         if a != KEEP and a != f.facing:
             spent = f.pts0 - f.pts
-            free = ((f.manoeuvre in (M_MOVE, M_MOVE_ATTACK) and spent <= (f.pts0 + 1) // 2)
-                    or f.manoeuvre == M_ALL_OUT_DEFENCE)
-            if free:
-                f.facing = a
-            else:
-                f.facing = (f.facing + (1 if (a - f.facing) % 6 <= 3 else -1)) % 6
+            half = -(-f.pts0 // self.R["half_divisor"])  # at most half the points, rounded up
+            free = (f.manoeuvre in (M_MOVE, M_MOVE_ATTACK) and spent <= half) or f.manoeuvre == M_ALL_OUT_DEFENCE
+            f.facing = a if free else turned(f.facing, a, self.R["end_turn_sides"])
         no_bank = f.posture == PRONE or f.manoeuvre == M_ALL_OUT_ATTACK or f.aid_left > 0
         f.banked = 0 if no_bank else f.ap
         self._pay(i, f.ap, AP_DEFEND)
@@ -716,15 +813,16 @@ class _Skirmish:
         return True
 
     def _affordable(self, f: Fighter, points: int, ap: int, forward: bool) -> bool:
-        p = points - (1 if forward and f.sprint == 1 else 0)
+        p = points - (min(f.sprint, points) if forward else 0)
         return f.pts - p >= 0 and f.ap - ap >= 0
 
     def _pay_points(self, f: Fighter, points: int, forward: bool) -> None:
-        """M-06: the sprint point pays 1 point of a forward move first."""
-        # READING: the sprint lowers the points only; the AP stay points x mult of each hex.
-        if forward and f.sprint == 1:
-            f.sprint = 0
-            points -= 1
+        """M-06: the sprint points pay a forward move's points first."""
+        # READING: the sprint lowers the points only; the AP are those of the hexes (A-03).
+        if forward:
+            used = min(f.sprint, points)
+            f.sprint -= used
+            points -= used
         f.pts -= points
 
     def _act_move(self, i, d, mode):
@@ -740,12 +838,14 @@ class _Skirmish:
         if h1 < 0 or st.mult[h1] == 0:
             return False
         # READING: a living ally / enemy on h1 may be unconscious: still passed through / still evaded.
-        c1, face1, forward, aoa_ok = hex_cost(d, f.facing, mode)
+        R = self.R
+        c1, face1, forward, aoa_ok = hex_cost(R, d, f.facing, mode)
         if f.manoeuvre == M_ALL_OUT_ATTACK and not aoa_ok:
             return False
         other = st.occupant(h1)
+        ap1 = R["hex_ap"] * st.mult[h1]  # A-03: a hex costs its AP whatever its points (M-04)
         if other < 0:
-            ap = c1 * st.mult[h1]
+            ap = ap1
             if not self._affordable(f, c1, ap, forward):
                 return False
             self._moved(i, c1, ap, forward, h1, face1)
@@ -754,11 +854,11 @@ class _Skirmish:
         h2 = st.nbr[h1][d]
         if not st.free(h2):
             return False
-        c2, face2, _, _ = hex_cost(d, face1, mode)
+        c2, face2, _, _ = hex_cost(R, d, face1, mode)
         ally = self._fighter(other).side == f.side
-        first = c1 + (1 if ally else 0)
-        points = first + c2
-        ap = first * st.mult[h1] + c2 * st.mult[h2]
+        extra = R["ally_points"] if ally else 0  # M-07: in points and in AP
+        points = c1 + extra + c2
+        ap = ap1 + extra + R["hex_ap"] * st.mult[h2]
         if not self._affordable(f, points, ap, forward):
             return False
         if ally or self._evade(i, other, d):
@@ -767,7 +867,7 @@ class _Skirmish:
             # Lost evade: h1's cost only, the facing change of a mode-0 turn, move locked.
             # READING: a non-forward move clears forward_only here too.
             self._pay_points(f, c1, forward)
-            self._pay(i, c1 * st.mult[h1], AP_MOVE)
+            self._pay(i, ap1, AP_MOVE)
             f.facing = face1
             if not forward:
                 f.forward_only = False
@@ -790,22 +890,24 @@ class _Skirmish:
         f, g = self._fighter(i), self._fighter(e)
         if f.insubstantial or g.insubstantial:
             return True
-        eff = f.dx + {STANDING: -5, KNEELING: -2, PRONE: 5}[g.posture]
-        back = (d + 3) % 6
-        eff += {0: 0, 1: 0, 5: 0, 2: 2, 4: 2, 3: 5}[rel(back, g.facing)]
-        r_m = self._d6(i, 3)
-        r_e = self._d6(e, 3)
+        R = self.R
+        eff = f.dx + R[{STANDING: "evade_standing", KNEELING: "evade_kneeling", PRONE: "evade_prone"}[g.posture]]
+        dx, dy = STEPS[d]
+        back = STEPS.index((-dx, -dy))  # from the enemy's hex toward the mover
+        eff += {0: 0, 1: 0, 2: R["evade_side"], 3: R["evade_behind"]}[bearing(back, g.facing)]
+        r_m = self._d6(i, R["evade_dice"])
+        r_e = self._d6(e, R["evade_dice"])
         return eff - r_m > g.dx - r_e
 
     def _act_turn(self, i, a, b):
-        """TURN (M-05): k = sides points and k AP."""
-        # READING: no posture condition; the sprint point does not pay for it.
+        """TURN (M-05): k = sides x turn_points points and k AP."""
+        # READING: no posture condition; the sprint points do not pay for it.
         f = self._fighter(i)
         if f.manoeuvre not in (M_MOVE, M_MOVE_ATTACK, M_ALL_OUT_DEFENCE) or f.move_locked:
             return False
         if not 0 <= a <= 5 or a == f.facing:
             return False
-        k = sides(f.facing, a)
+        k = bearing(a, f.facing) * self.R["turn_points"]
         if k > f.pts or k > f.ap:
             return False
         f.pts -= k
@@ -822,10 +924,11 @@ class _Skirmish:
             return False
         if 0 <= a <= 5:
             h = st.nbr[f.pos][a]
-            if not st.free(h) or f.posture != STANDING or st.mult[h] > f.ap:
+            ap = self.R["hex_ap"] * st.mult[h]  # A-03; a step costs no move points (M-02)
+            if not st.free(h) or f.posture != STANDING or ap > f.ap:
                 return False
             f.step_used = True
-            self._pay(i, st.mult[h], AP_MOVE)
+            self._pay(i, ap, AP_MOVE)
             f.pos = h
             # READING: the mine goes off on entering, then facing = b (text order), even if he is down.
             self._enter(i, h)
@@ -1071,11 +1174,11 @@ class _Skirmish:
         if m in (M_MOVE, M_MOVE_ATTACK):  # M-03 move points
             f.pts = f.move
         elif m in (M_ALL_OUT_ATTACK, M_ALL_OUT_DEFENCE):
-            f.pts = (f.move + 1) // 2
+            f.pts = -(-f.move // R["half_divisor"])  # half, rounded up
         else:
             f.pts = 0
         f.pts0 = f.pts
-        f.sprint = earned
+        f.sprint = R["sprint_points"] if earned else 0
         while True:
             answer = self._ask(i, PHASE_ACTION)
             ok = self._act(i, answer)
@@ -1095,8 +1198,8 @@ class _Skirmish:
                 return
 
     def _order(self) -> list:
-        """A-01: t_i = d(SETUP, 10) in index order; sort by sequence, t (higher first), index."""
-        draws = [self.setup_stream.die(10) for _ in self.state.fighters]
+        """A-01: t_i = d(SETUP, sequence_die) in index order; sort by sequence, t (higher first), index."""
+        draws = [self.setup_stream.die(self.R["sequence_die"]) for _ in self.state.fighters]
         self.sequence_draws = draws
         return sorted(range(len(draws)), key=lambda i: (-self._fighter(i).sequence, -draws[i], i))
 
