@@ -15,6 +15,8 @@ import math
 import time
 from dataclasses import dataclass
 
+import polars as pl
+
 from sim.content import Content
 from sim.economy.context import EconomyContext
 from sim.economy.value import EconomyResult, item_economy
@@ -35,6 +37,17 @@ class EconomyTune:
     @property
     def prices(self) -> dict:
         return self.history[-1]
+
+    def history_frame(self) -> pl.DataFrame:
+        """Price per round and item (round 0: the content's prices)."""
+        return pl.DataFrame([{"round": k, "item": i, "price": float(p)} for k, prices in enumerate(self.history)
+                             for i, p in prices.items()])
+
+    def table(self) -> pl.DataFrame:
+        """One row per card: old and new price, its value in G with the interval, verdict."""
+        return pl.DataFrame([{"item": r["item"], "old_price": self.start[r["item"]], "new_price": self.prices[r["item"]],
+                              "value_g": r["value_g"], "fair_low": r["value_g_ci95"][0],
+                              "fair_high": r["value_g_ci95"][1], "verdict": r["verdict"]} for r in self.values.items])
 
     def to_json(self) -> dict:
         """The JSON of ``zonesim tune --json`` (README "JSON contracts")."""
