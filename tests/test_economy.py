@@ -13,7 +13,7 @@ from sim.content.load import ContentError
 from sim.content.loadout import Loadout
 from sim.economy.context import load_context
 from sim.economy.measure import Batches, spare_days
-from sim.economy.shop import Buyer, give
+from sim.economy.shop import Buyer, gifts, give
 from sim.economy.value import clones, item_economy, money_for, verdict
 from tests.conftest import edit_file, edited_content
 
@@ -63,7 +63,7 @@ def _fake_selection(worth):
     """Selection batches whose outcome is the sum of each card's ``worth`` (noise-free)."""
     def selection(loadout):
         total = sum(worth.get(i, 0.0) * n for i, n in loadout.cards().items())
-        return Batches(np.full(5, total * 100.0), 100, str(total))
+        return Batches(np.full(5, total * 100.0), 100)
     return selection
 
 
@@ -91,6 +91,13 @@ def test_give_takes_the_slot_or_adds_a_card(content):
     assert dict(give(content, kit, "stimulator").healing) == {"stimulator": 2}
     with_mod = give(content, kit, "zeroing")  # Z-21: a berdanka modifier comes with its firearm
     assert with_mod.weapon == "berdanka" and with_mod.mods == ("zeroing",)
+
+
+def test_a_second_movement_card_may_ride_beside_the_first(content):
+    """Z-25: one movement card is active, the best; a gift may take the slot or ride along."""
+    kit = Loadout(movement=("glonass",), body="vest")
+    assert [g.movement for g in gifts(content, kit, "zone_map")] == [("zone_map",), ("glonass", "zone_map")]
+    assert [g.body for g in gifts(content, kit, "exoskeleton")] == ["exoskeleton"]
 
 
 # --- the declared context

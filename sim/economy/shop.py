@@ -116,6 +116,18 @@ def paired_gain(new, old):
     return float(diff.mean()), se
 
 
+def gifts(content: Content, loadout: Loadout, item_id: str) -> list:
+    """The ways a stalker can take ``item_id`` as a gift into ``loadout``: in its
+    slot (``give``) and, for a card of which one is active at a time, also
+    carried beside the one he has (Z-25, Z-29, Z-30: the best is used)."""
+    out = [g for g in (give(content, loadout, item_id),) if g is not None]
+    family = content.items[item_id].family
+    held = getattr(loadout, family, ()) if family in ("movement", "location", "avoidance") else ()
+    if held and item_id not in held:
+        out.append(replace(loadout, **{family: held + (item_id,)}))
+    return out
+
+
 def give(content: Content, loadout: Loadout, item_id: str) -> Loadout | None:
     """``loadout`` with ``item_id`` added as a gift: it takes its slot (the card
     there is handed back), a modifier for another firearm than the kit's comes

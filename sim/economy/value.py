@@ -17,8 +17,8 @@ the selection trials):
 Outcomes come in paired batches of the valuation trials; the value's 95%
 interval is the bootstrap over batches (the same resampled batches for every
 kit, so the pairing is kept), the effect's (the change in the outcome) the
-paired batch-means Student t interval. An item that changes nothing on the
-common dice (every tally identical) is "no use here"; an item is "over-priced"
+paired batch-means Student t interval. An item that changes no batch's
+outcome on the common dice is "no use here"; an item is "over-priced"
 only when its whole value interval lies below its price, "under-priced" when
 it lies above, and "fair" otherwise."""
 
@@ -36,7 +36,7 @@ from sim.content import Content
 from sim.content.loadout import Loadout
 from sim.economy.context import EconomyContext
 from sim.economy.measure import JourneyOutcome
-from sim.economy.shop import Buyer, give
+from sim.economy.shop import Buyer, gifts
 
 TIE = 1e-12  # relative: batch sums that differ by less are equal (float rounding)
 VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "location",
@@ -53,9 +53,15 @@ class Curve:
     kits: tuple
     rates: np.ndarray  # kits x batches
 
-    def at(self, rates):
-        """The curve for one set of per-kit outcomes, never falling (free disposal of money)."""
-        return np.maximum.accumulate(rates)
+    def points(self, idx=slice(None)):
+        """``(x, y)`` of the curve on the batches ``idx``: at each budget the best
+        kit it buys (more money can always buy a smaller kit), kept where the
+        outcome rises, so the curve is linear between those kits and never falls."""
+        y = self.rates[:, idx].mean(axis=1)
+        order = np.lexsort((-y, self.x))  # by budget, the best kit first at equal budget
+        xs, ys = self.x[order], np.maximum.accumulate(y[order])
+        keep = np.r_[True, ys[1:] > ys[:-1]]
+        return xs[keep], ys[keep]
 
 
 def money_for(x, y, target, budget, rate):
@@ -78,11 +84,11 @@ def _rate(curve, base_curve, nothing, idx):
     more at this tier) the average rise per G from an empty kit (``nothing``:
     its batches) to the top of the curve with every item on sale."""
     for c in (curve, base_curve):
-        y = c.at(c.rates[:, idx].mean(axis=1))
-        if c.x[-1] > c.x[0] and y[-1] > y[0]:
-            return (y[-1] - y[0]) / (c.x[-1] - c.x[0])
-    top = base_curve.at(base_curve.rates[:, idx].mean(axis=1))[-1]
-    return max(0.0, (top - nothing[idx].mean()) / base_curve.x[-1])
+        x, y = c.points(idx)
+        if x[-1] > x[0]:
+            return (y[-1] - y[0]) / (x[-1] - x[0])
+    x, y = base_curve.points(idx)
+    return max(0.0, (y[-1] - nothing[idx].mean()) / x[-1])
 
 
 def verdict(no_use, low, high, price):
@@ -166,7 +172,7 @@ def _curve(buyer: Buyer, start: Loadout, budget: int, top: int, valuation) -> Cu
     base = buyer.grow(start, budget)
     trace = []
     buyer.grow(base, top, trace)
-    x = np.maximum.accumulate([max(budget, buyer.kit_cost(k)) for k in trace]).astype(float)
+    x = np.array([max(budget, buyer.kit_cost(k)) for k in trace], dtype=float)
     return Curve(budget, x, tuple(trace), np.array([valuation(k).rates() for k in trace]))
 
 
@@ -192,21 +198,20 @@ class _Tier:
                         self.top, self.valuation) if on_path & banned else self.base_curve)
         without = curve.kits[0]
         holder = self.buyer_for(held=item_id, banned=banned)
-        gifted = give(content, without, item_id)
-        if gifted is None or holder.kit_cost(gifted) > budget:
-            gifted = without
-        kit = holder.grow(gifted, budget) if gifted != without else without
+        ways = [(g, holder.grow(g, budget)) for g in gifts(content, without, item_id) if holder.kit_cost(g) <= budget]
+        gifted, kit = max(ways, key=lambda way: holder.selection(way[1]).mean) if ways else (without, without)
         kit_b, without_b = self.valuation(kit), self.valuation(without)
 
         def value_on(idx):
-            return money_for(curve.x, curve.at(curve.rates[:, idx].mean(axis=1)), kit_b.rates()[idx].mean(),
-                             budget, _rate(curve, self.base_curve, self.nothing, idx))
+            return money_for(*curve.points(idx), kit_b.rates()[idx].mean(), budget,
+                             _rate(curve, self.base_curve, self.nothing, idx))
 
         value, censored = value_on(slice(None))
         reps = np.array([value_on(idx)[0] for idx in self.resample])
         low, high = (float(v) for v in np.percentile(reps, [2.5, 97.5]))
         effect, e_low, e_high = paired_batch_interval(kit_b.rates(), without_b.rates())
-        no_use = self.valuation(gifted).fingerprint == self.valuation(_taken_out(gifted, item_id, without)).fingerprint
+        gifted_b, taken_b = self.valuation(gifted), self.valuation(_taken_out(gifted, item_id, without))
+        no_use = np.array_equal(gifted_b.sums, taken_b.sums)
         item = content.items[item_id]
         return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
                 "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
