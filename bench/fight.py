@@ -93,8 +93,8 @@ def main():
     import strategies
     from sim.content import DEFAULT_DIR, load_content
     from sim.reference import fight as ref
+    from sim.reference.loadout import loadout_from_dict
     from sim.run.fight import simulate_fight
-    from tests.conftest import loadout_from_dict
 
     content = load_content()
     fighter = strategies.get("fighter")

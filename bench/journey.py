@@ -30,8 +30,8 @@ def main():
 
     from sim.content import DEFAULT_DIR, load_content
     from sim.reference import journey as ref
+    from sim.reference.loadout import loadout_from_dict
     from sim.run.journey import get_journey_strategy, simulate_journey
-    from tests.conftest import loadout_from_dict
 
     content, loadout, greedy = load_content(), loadout_from_dict(LOADOUT), get_journey_strategy("greedy")
     simulate_journey(content, loadout, greedy, days=DAYS, trials=1000, seed=1)  # load from cache / compile

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from sim.content import DEFAULT_DIR, load_content
-from sim.content.loadout import Loadout
 from sim.kernels import fight as K
+from sim.reference.loadout import loadout_from_dict
 from sim.run.fight import FightRun
 
 DATA = Path(__file__).parent / "data"
@@ -25,19 +25,6 @@ folder holding a worktree); None where it is absent."""
 @pytest.fixture(scope="session")
 def content():
     return load_content()
-
-
-def loadout_from_dict(d: dict) -> Loadout:
-    """The reference's loadout dict as a ``Loadout``."""
-    return Loadout(
-        character=d.get("character", "novice"), weapon=d.get("weapon"), mods=tuple(d.get("mods", ())),
-        head=d.get("head"), body=d.get("body"), healing=tuple(d.get("healing", {}).items()),
-        explosives=tuple(d.get("explosives", {}).items()), escape_item=d.get("escape_item"),
-        reputation=d.get("reputation"), hp=d.get("hp"), movement=tuple(d.get("movement", ())),
-        avoidance=tuple(d.get("avoidance", ())), one_shot=tuple(d.get("one_shot", ())),
-        backpack=tuple(d.get("backpack", ())),
-        location=tuple(d.get("location", ())),
-    )
 
 
 def kernel_aggregates(content, loadout: dict, monsters, strategy, seed, n, trial_start=0):

@@ -1,6 +1,6 @@
 """End-to-end tests of the ``zonesim`` command line, run in a subprocess.
 
-Contract (sim/cli.py): ``encounter --json`` prints one JSON object; the same
+Contract (sim/cli/): ``encounter --json`` prints one JSON object; the same
 seed gives the same numbers on any thread count and chunk size; ``--out``
 writes a manifest, parquet tables and a PNG chart; every bad input ends with
 one ``zonesim: error:`` line on stderr and exit code 2, no traceback, and no
@@ -281,6 +281,40 @@ def test_skill_prints_exact_and_simulated(tmp_path):
     assert simulated == pytest.approx(exact, abs=0.01)
 
 
+def test_skill_json_gives_the_exact_and_simulated_chances(tmp_path):
+    data = json_of(ok("skill", "--attribute", "2", "--target", "8", "--trials", "100000", "--seed", "3", "--json",
+                      cwd=tmp_path))
+    assert set(data) == {"attribute", "modifiers", "target", "exact", "simulated", "ci95", "passed", "trials",
+                         "seed"}
+    assert (data["attribute"], data["modifiers"], data["target"], data["trials"], data["seed"]) == (2, 0, 8, 100000, 3)
+    assert data["exact"] == pytest.approx(1 / 6, abs=1e-12)
+    assert data["simulated"] == data["passed"] / data["trials"]
+    assert data["ci95"][0] <= data["simulated"] <= data["ci95"][1]
+    text = ok("skill", "--attribute", "2", "--target", "8", "--trials", "100000", "--seed", "3", cwd=tmp_path).stdout
+    assert f"simulated {data['simulated']:.6f}" in text
+
+
+def test_validate_json_matches_the_summary_line(tmp_path):
+    data = json_of(ok("validate", "--json", cwd=tmp_path))
+    content = load_content()
+    assert data["directory"] == str(content.directory) and data["content_hash"] == content.digest
+    assert (data["characters"], data["monsters"], data["items"]) == (len(content.characters), len(content.monsters),
+                                                                     len(content.items))
+    line = ok("validate", cwd=tmp_path).stdout
+    rows, cols = data["stalkeriada_zone"]
+    assert f"Stalkeriada {rows}x{cols} Zone" in line and f"{data['assumed']} assumed [A] values" in line
+    assert f"{data['maps']} maps" in line and "skirmish arena {}x{}".format(*data["skirmish_arena"]) in line
+
+
+def test_strategies_json_lists_the_built_ins_with_their_parameters(tmp_path):
+    data = json_of(ok("strategies", "--json", cwd=tmp_path))
+    assert set(data) == {"fight", "stalkeriada", "skirmish"}
+    fight = {s["name"]: s for s in data["fight"]}
+    assert {"fighter", "runner", "tactician"} <= set(fight)
+    assert all(set(s) == {"name", "description", "params"} for s in data["fight"] + data["stalkeriada"])
+    assert "beast" in {s["name"] for s in data["skirmish"]}
+
+
 # --------------------------------------------------------------------------
 # bad input
 
@@ -358,6 +392,28 @@ def test_loadout_error_in_table_mode_prints_no_blank_line(tmp_path):
     proc = zonesim(*BOAR, "--weapon", "ak74", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [proc.stderr.strip()]
+
+
+def test_error_during_a_run_prints_no_blank_line(tmp_path):
+    """--damping is checked once tuning has started, inside the progress bar."""
+    proc = zonesim("tune", "-m", "snork", "--damping", "2", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == "zonesim: error: --damping: 2.0; give a fraction in (0, 1]\n"
+
+
+SEEDED = {
+    "encounter": ["-m", "boar"], "journey": [], "value": ["-m", "boar"], "tune": ["-m", "boar"],
+    "loadouts": ["--budget", "500", "-m", "boar"], "skirmish": [], "stalkeriada": [], "stalkeriada-matrix": [],
+    "skill": ["--attribute", "2", "--target", "8"],
+}
+
+
+@pytest.mark.parametrize("command", SEEDED)
+def test_negative_seed_is_refused(tmp_path, command):
+    proc = zonesim(command, *SEEDED[command], "--seed", "-3", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr == "zonesim: error: --seed: -3; give a whole number >= 0\n"
+    assert proc.stdout == ""
 
 
 @pytest.mark.parametrize("case", ["unknown monster", "11 explosives", "malformed content TOML", "zero trials",

@@ -1,9 +1,12 @@
 """`zonesim route` end to end: the JSON contract and bad input (Z-25, Z-26, Z-34..Z-36)."""
 
 import json
+import re
+import shutil
 
 import pytest
 
+from sim.content import DEFAULT_DIR
 from tests.conftest import zonesim
 
 
@@ -49,3 +52,15 @@ def test_unreachable_hex_is_one_line_exit_2(tmp_path):
     proc = zonesim("route", "--content", content, "--map", walled, "--from", "a", "--to", "3,1")
     assert proc.returncode == 2 and "cannot be reached" in proc.stderr
     assert len([line for line in proc.stderr.splitlines() if line.strip()]) == 1
+
+
+def test_movement_item_with_no_movement_items_in_the_content_says_what_to_do(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(DEFAULT_DIR, content)
+    items = content / "items.toml"
+    items.write_text(re.sub(r"(?ms)^\[movement\.\w+\].*?(?=^\[)", "", items.read_text(encoding="utf-8")),
+                     encoding="utf-8")
+    proc = zonesim("route", "--content", content, "--from", "cordon", "--to", "bar", "--item", "jetpack")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [proc.stderr.strip()]
+    assert "use one of" not in proc.stderr and "drop --item or add one to items.toml" in proc.stderr

@@ -8,10 +8,10 @@ import pytest
 
 import strategies
 from sim.kernels import fight as K
+from sim.reference.loadout import loadout_from_dict
 from sim.run.fight import fight_template
 from strategies.base import Strategy, decision
 from strategies.basic import always, biggest_explosive, first_alive, medkits_before_fight
-from tests.conftest import loadout_from_dict
 
 
 @decision

@@ -8,8 +8,8 @@ import pytest
 from sim.content import DEFAULT_DIR
 from sim.kernels.journey import DEATH_CAP
 from sim.reference import journey as ref
+from sim.reference.loadout import loadout_from_dict
 from sim.run.journey import JourneyStrategy, simulate_journey
-from tests.conftest import loadout_from_dict
 
 SCENARIOS = {
     "greedy_kit": ({"weapon": "ak47", "head": "helmet", "body": "vest", "healing": {"stimulator": 2, "medkit": 2},

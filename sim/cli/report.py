@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from sim.cli import CONTENT_OPTION, THREADS, UsageProblem, _set_threads, app
+from sim.cli.common import CONTENT_OPTION, THREADS, UsageProblem, _set_threads, app
 from sim.content import load_content
 
 

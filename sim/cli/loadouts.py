@@ -9,8 +9,8 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli import (CHARACTER, CONTENT_OPTION, JSON, SCHEDULER, SEED, THREADS, WORKERS, UsageProblem, _fmt_p,
-                     _group_assumed, _set_threads, _with_progress, app)
+from sim.cli.common import (CHARACTER, CONTENT_OPTION, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
+                            _fight_assumed, _fmt_p, _group_assumed, _set_threads, _with_progress, app)
 from sim.content import load_content
 
 
@@ -121,15 +121,16 @@ def loadouts(
             raise UsageProblem("--scheduler/--workers: journey loadouts run on this machine")
         result = _with_progress(lambda cb: evaluate_journey_loadouts(game, found, strat, days=journey, trials=trials,
                                                                      seed=seed, on_progress=cb), total, None,
-                                quiet=as_json, label="campaigns")
+                                label="campaigns")
     else:
         with cluster(scheduler, workers) as client:
             result = _with_progress(lambda cb: evaluate_loadouts(game, found, groups, strat, trials=trials,
-                                                                 seed=seed, on_progress=cb, client=client), total,
-                                    None, quiet=as_json)
+                                                                 seed=seed, on_progress=cb, client=client),
+                                    total, None)
     table = result.table()
     steps = best_per_step(table, step, budget)
-    assumed = _assumed(game, character, groups, found)
+    assumed = _fight_assumed(game, {character, *(m for g in groups for m in g.monsters),
+                                    *(i for lo in found for i in lo.cards())})
     summary = _summary(result, table, steps, budget=budget, character=character, families=names,
                        max_count=max_count, reputation=reputation, assumed=assumed)
     if out is not None:
@@ -138,15 +139,6 @@ def loadouts(
         print(json.dumps(summary))
         return
     _print(result, table, steps, summary, top, strat, out)
-
-
-def _assumed(game, character, groups, found):
-    """The [A] content values these fights rest on: fight rules, base HP, the
-    character, the monsters and every item enumerated."""
-    used = {character, *(m for g in groups for m in g.monsters), *(i for lo in found for i in lo.cards())}
-    return [a for a in game.assumed_fields()
-            if a.startswith(("rules.toml: fight.", "rules.toml: stalker.base_hp"))
-            or a.split(": ", 1)[1].split(".")[0] in used]
 
 
 def _mix_text(groups):

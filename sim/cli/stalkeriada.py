@@ -10,7 +10,7 @@ from typing import Optional
 import numpy as np
 import typer
 
-from sim.cli import CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress, app
+from sim.cli.common import CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress, app
 from sim.content import load_content
 
 PLAYERS = typer.Option("cautious,greedy,jelly,rush", metavar="NAME,NAME",
@@ -77,7 +77,7 @@ def stalkeriada(
     total = games * (len(names) if rotate_seats else 1)
     result = _with_progress(lambda cb: simulate_stalkeriada(game, names, games=games, seed=seed,
                                                             rotate_seats=rotate_seats, on_progress=cb),
-                            total, None, quiet=as_json, label="games")
+                            total, None, label="games")
     summary = result.summary()
     if out is not None:
         _write_stalkeriada(out, game, sc, result, summary)
@@ -187,7 +187,7 @@ def stalkeriada_matrix(
     _set_threads(threads)
     sets = list(itertools.combinations(names, set_size))
     rr = _with_progress(lambda cb: round_robin(game, names, set_size, games=games, seed=seed, on_progress=cb),
-                        len(sets) * games * set_size, None, quiet=as_json, label="games")
+                        len(sets) * games * set_size, None, label="games")
     if out is not None:
         from sim.report.charts import matrix_chart
         from sim.run.results import atomic_write, manifest, write_json, write_parquet

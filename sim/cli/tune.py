@@ -8,18 +8,16 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli import (CONTENT_OPTION, JSON, SCHEDULER, SEED, THREADS, WORKERS, UsageProblem, _loadout, _set_threads,
-                     _value_measures, _with_progress, app, loadout_options)
+from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
+                            _loadout, _set_threads, _with_progress, app, loadout_options)
 from sim.content import load_content
 from sim.content.loadout import check_monsters
 
 
 @app.command()
-@loadout_options("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
-                 "reputation")
+@loadout_options(*FIGHT_LOADOUT)
 def tune(
-    monster: List[str] = typer.Option([], "--monster", "-m", metavar="ID", help="Monster id; repeat for a group "
-                                                                             "(fights and skirmishes)."),
+    monster: List[str] = GROUP,
     objective: str = typer.Option("equal-value", help="equal-value: every item worth the same survival (win "
                                                       "rate) per G; target-survival=P: the same relative prices "
                                                       "at the level where the buyer survives with probability P; "
@@ -65,6 +63,7 @@ def tune(
       zonesim tune --mode stalkeriada --strategy cautious --objective target-winrate=0.2 --trials 2000
     """
     from sim.run.distributed import cluster
+    from sim.run.measures import value_measures
     from sim.run.tune import parse_objective, parse_shop_objective, tune_prices, tune_shop
 
     shop = mode == "stalkeriada"
@@ -88,11 +87,11 @@ def tune(
         result = _with_progress(lambda cb: tune_shop(game, player, rivals, objective=objective, rounds=rounds,
                                                      damping=damping, games=trials, seed=seed,
                                                      on_round=cb and (lambda r, n: cb(r, n, None))),
-                                rounds, None, quiet=as_json, label="tuning rounds")
+                                rounds, None, label="tuning rounds")
     else:
         base = _loadout(game, **loadout)
         check_monsters(game, monster)
-        name, measure = next(iter(_value_measures(game, mode, [strategy] if strategy else [], monster, base, trials,
+        name, measure = next(iter(value_measures(game, mode, [strategy] if strategy else [], monster, base, trials,
                                                   seed).items()))
 
         def measure_for(current):  # the same fight or skirmish at the round's prices
@@ -104,7 +103,7 @@ def tune(
                                                            trials=trials, seed=seed,
                                                            on_round=cb and (lambda r, n: cb(r, n, None)),
                                                            client=client),
-                                    rounds, None, quiet=as_json, label="tuning rounds")
+                                    rounds, None, label="tuning rounds")
     table = result.table()
     summary = {"objective": objective, "mode": mode, "strategy": name, "budget": budget, "seed": seed,
                "trials": trials, "rounds": result.rounds, "converged": result.converged,

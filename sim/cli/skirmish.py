@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli import CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress, app
+from sim.cli.common import CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress, app
 from sim.content import load_content
 
 DEFAULT_PARTY = "novice:ak47,vest,stimulator*2"
@@ -87,7 +87,7 @@ def skirmish(
         print(replay_text(setup, strat, seed=seed, trial=replay))
         return
     result = _with_progress(lambda cb: simulate_skirmish(setup, strat, trials=trials, seed=seed, on_progress=cb),
-                            trials, None, quiet=as_json, label="skirmishes")
+                            trials, None, label="skirmishes")
     summary = result.summary()
     arena_name = str(arena) if arena else (f"flat {arena_size}x{arena_size}" if arena_size else "built-in")
     if out is not None:
@@ -134,7 +134,7 @@ def _write_skirmish(out, game, sk, setup, make, field, strat, result, summary, a
     sweep_trials = min(result.trials, 20_000)
     sweep = _with_progress(lambda cb: terrain_sweep(make, strat, field, distances, trials=sweep_trials,
                                                     seed=result.seed, on_progress=cb),
-                           3 * len(distances) * sweep_trials, None, quiet=True, label="distance sweep")
+                           3 * len(distances) * sweep_trials, None, label="distance sweep")
     tables = {"outcomes": result.proportions(), "means": result.means(), "ap": result.ap_spending(),
               "rounds": result.rounds(), "sweep": sweep}
     for name, frame in tables.items():

@@ -1,0 +1,214 @@
+"""What every ``zonesim`` command shares: the app, the common options, parsing
+of loadouts, the progress bar and the error handling of ``main``.
+
+Every bad input ends with one line on stderr and exit code 2.
+"""
+
+import inspect
+import sys
+from typing import List, Optional
+
+import typer
+
+from sim.content.loadout import Loadout
+from sim.errors import ZonesimError
+
+app = typer.Typer(
+    help="zonesim: Monte Carlo balance laboratory for dice-driven stalker board games.\n\n"
+         "Start with `zonesim encounter --help`.",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+)
+
+
+class UsageProblem(ZonesimError):
+    """A command-line value that cannot be used."""
+
+
+def _check_seed(seed: int) -> int:
+    """--seed takes a whole number >= 0."""
+    if seed < 0:
+        raise UsageProblem(f"--seed: {seed}; give a whole number >= 0")
+    return seed
+
+
+def seed_option(help="Seed; the same seed gives the same numbers on any thread count."):
+    """The --seed option (default 1), refusing negative seeds."""
+    return typer.Option(1, callback=_check_seed, help=help)
+
+
+CONTENT_OPTION = typer.Option(None, "--content", help="Content folder to use instead of the shipped default.")
+# the loadout options, shared by every command that equips a stalker
+CHARACTER = typer.Option("novice", metavar="ID", help="Character type (novice, verzila, doktor, mazhor, gromoboi).")
+WEAPON = typer.Option(None, metavar="ID", help="Active firearm id (berdanka, ak47, kvazar); none if omitted.")
+MODS = typer.Option("", metavar="ID,ID", help="Comma-separated modifiers of that firearm, e.g. rebored,laser_sight.")
+HEAD = typer.Option(None, metavar="ID", help="Head armour id (helmet, sphere_helmet).")
+BODY = typer.Option(None, metavar="ID", help="Body armour id (leather_jacket, vest, exoskeleton).")
+STIMS = typer.Option([], metavar="ID:N", help="Stimulators as ID:COUNT, e.g. stimulator:2 (comma list or repeat).")
+MEDKITS = typer.Option([], metavar="ID:N", help="Medkits as ID:COUNT, used out of combat when HP is low.")
+EXPLOSIVES = typer.Option([], metavar="ID:N", help="Explosives as ID:COUNT, e.g. limonka:2 (at most 10 in all).")
+ESCAPE_ITEM = typer.Option(None, metavar="ID", help="Escape item id (smoke_bomb, camo_cloak, stealth_generator).")
+REPUTATION = typer.Option(None, help="Reputation for the escape roll (default: the starting one).")
+THREADS = typer.Option(None, help="Threads to use (default: all cores); results do not depend on it.")
+SCHEDULER = typer.Option(None, metavar="ADDRESS", help="Run the sweep on this Dask scheduler (e.g. "
+                                                       "tcp://10.0.0.5:8786); the numbers are the same as here.")
+WORKERS = typer.Option(None, help="Run the sweep on a local Dask cluster of N worker processes.")
+SEED = seed_option()
+JSON = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
+MOVEMENT = typer.Option("", metavar="ID,ID", help="Movement items (zone_map, glonass, jetpack); the best one is "
+                                                  "active (Z-25).")
+AVOIDANCE = typer.Option("", metavar="ID,ID", help="Event-avoidance items (bag_of_nuts, dosimeter, torsion_scanner); "
+                                                   "the best one is active (Z-30).")
+LOADOUT_OPTIONS = {
+    "character": (str, CHARACTER), "weapon": (Optional[str], WEAPON), "mods": (str, MODS),
+    "head": (Optional[str], HEAD), "body": (Optional[str], BODY), "stims": (List[str], STIMS),
+    "medkits": (List[str], MEDKITS), "explosives": (List[str], EXPLOSIVES),
+    "escape_item": (Optional[str], ESCAPE_ITEM), "reputation": (Optional[int], REPUTATION),
+    "movement": (str, MOVEMENT), "avoidance": (str, AVOIDANCE),
+    "one_shot": (str, typer.Option("", metavar="ID,ID", help="One-shot movement cards (helicopter_call, space_gate), "
+                                                           "used to reach a base (Z-27, Z-28).")),
+}
+
+
+# the loadout of a fight (no Zone-movement or avoidance items)
+FIGHT_LOADOUT = ("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
+                 "reputation")
+# the monsters of a fight or skirmish in the commands that value items
+GROUP = typer.Option([], "--monster", "-m", metavar="ID", help="Monster id; repeat for a group (fights and "
+                                                               "skirmishes).")
+
+
+def loadout_options(*names):
+    """Give a command the shared loadout options ``names``; it receives them in ``**loadout``."""
+    def add(command):
+        signature = inspect.signature(command)
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        shared = [inspect.Parameter(n, keyword, default=LOADOUT_OPTIONS[n][1], annotation=LOADOUT_OPTIONS[n][0])
+                  for n in names]
+        own = [p.replace(kind=keyword) for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        command.__signature__ = signature.replace(parameters=own[:1] + shared + own[1:])
+        return command
+
+    return add
+
+
+def _counts(option: str, values: List[str]) -> tuple:
+    """Parse repeated/comma-separated ``ID:COUNT`` values (``ID`` alone means 1)."""
+    out = {}
+    for value in values:
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            item_id, _, count = part.partition(":")
+            try:
+                n = int(count) if count else 1
+            except ValueError:
+                raise UsageProblem(f"{option}: '{part}' is not ID:COUNT; write e.g. {option} stimulator:2") from None
+            out[item_id] = out.get(item_id, 0) + n
+    return tuple(out.items())
+
+
+def _check_healing_kind(content, option, pairs, in_combat):
+    """--stims takes in-combat healing items, --medkits the others (Z-31)."""
+    for item_id, _ in pairs:
+        item = content.items.get(item_id)
+        if item is not None and item.family == "healing" and item["in_combat"] != in_combat:
+            other = "--stims" if item["in_combat"] else "--medkits"
+            raise UsageProblem(f"{option}: '{item_id}' is {'a stimulator' if item['in_combat'] else 'a medkit'}; "
+                               f"give it with {other}")
+
+
+def _loadout(game, *, stims, medkits, explosives, mods, movement="", avoidance="", one_shot="", **fields) -> Loadout:
+    """A validated ``Loadout`` from the shared command-line options."""
+    _check_healing_kind(game, "--stims", _counts("--stims", stims), True)
+    _check_healing_kind(game, "--medkits", _counts("--medkits", medkits), False)
+    ids = lambda text: tuple(i for i in text.split(",") if i)  # noqa: E731
+    loadout = Loadout(mods=ids(mods), healing=_counts("--stims", stims) + _counts("--medkits", medkits),
+                      explosives=_counts("--explosives", explosives), movement=ids(movement),
+                      avoidance=ids(avoidance), one_shot=ids(one_shot), **fields)
+    return loadout.validate(game)
+
+
+def _set_threads(threads: Optional[int]):
+    """Apply --threads (results do not depend on it)."""
+    if threads is None:
+        return
+    import numba
+
+    top = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= top:
+        raise UsageProblem(f"--threads: {threads}; this machine allows 1..{top}")
+    numba.set_num_threads(threads)
+
+
+def _scenario_title(loadout: Loadout, monsters, strategy_name) -> str:
+    """``novice · ak47+rebored · vest · 2 stimulator  vs  snork  (fighter)``."""
+    weapon = "+".join([loadout.weapon or "no firearm", *loadout.mods])
+    armour = "/".join(a for a in (loadout.head, loadout.body) if a) or "no armour"
+    kit = ", ".join(f"{n} {i}" for i, n in (*loadout.healing, *loadout.explosives) if n)
+    parts = [loadout.character, weapon, armour] + ([kit] if kit else [])
+    if loadout.escape_item:
+        parts.append(loadout.escape_item)
+    return f"{' · '.join(parts)}  vs  {' + '.join(monsters)}  ({strategy_name})"
+
+
+def _fight_assumed(content, used) -> list:
+    """The [A] content values a fight rests on: the fight rules, base HP and the entries ``used``."""
+    return [a for a in content.assumed_fields()
+            if a.startswith(("rules.toml: fight.", "rules.toml: stalker.base_hp"))
+            or a.split(": ", 1)[1].split(".")[0] in used]
+
+
+def _with_progress(run, total, target_ci, label="fights"):
+    """Run with a progress bar on stderr when it is a terminal (elsewhere stderr keeps only errors)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return run(None)
+    label = label if target_ci is None else f"{label} (until CI < {target_ci})"
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[width]}"),
+                  TimeRemainingColumn(), console=console, transient=True) as bar:
+        task = bar.add_task(label, total=total, width="")
+
+        def update(done, _total, width):
+            bar.update(task, completed=done, width=f"CI width {width:.5f}" if width is not None else "")
+
+        return run(update)
+
+
+def _fmt_p(p: float) -> str:
+    """A probability with enough digits to tell it from 0 or 1."""
+    return f"{p:.6f}" if 0 < p < 1e-3 or 0.999 < p < 1 else f"{p:.4f}"
+
+
+def _group_assumed(assumed) -> str:
+    """``['items.toml: ak47.dice', ...]`` as ``'ak47 (dice, price); ...'``."""
+    groups = {}
+    for a in assumed:
+        entry, _, field = a.split(": ", 1)[1].rpartition(".")
+        groups.setdefault(entry, []).append(field)
+    return "; ".join(f"{e} ({', '.join(f)})" for e, f in groups.items())
+
+
+def main(argv=None):
+    """Entry point: run the app; turn every bad input into one stderr line and exit 2."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except ZonesimError as exc:
+        _fail(str(exc))
+    except typer.TyperException as exc:  # usage errors: unknown option, bad value, ...
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        _fail(exc.format_message().replace("\n", " ") + hint)
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        _fail("aborted")
+    except OSError as exc:  # unreadable or unwritable paths
+        _fail(f"{exc.filename or ''}: {exc.strerror or exc}")
+    return 0
+
+
+def _fail(message: str):
+    """Print ``message`` as the one error line on stderr; exit 2."""
+    print(f"zonesim: error: {message}", file=sys.stderr)
+    sys.exit(2)
