@@ -6,6 +6,8 @@ Every bad input ends with one line on stderr and exit code 2.
 
 import inspect
 import sys
+import time
+from contextlib import contextmanager
 from typing import List, Optional
 
 import typer
@@ -173,6 +175,31 @@ def _with_progress(run, total, target_ci, label="fights"):
             bar.update(task, completed=done, width=f"CI width {width:.5f}" if width is not None else "")
 
         return run(update)
+
+
+@contextmanager
+def progress(label, every_s=10.0):
+    """An ``update(done, total, note)`` for a long run: a bar on stderr when it is
+    a terminal, else a plain line on stderr at most every ``every_s`` seconds."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if console.is_terminal:
+        with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"),
+                      TimeRemainingColumn(), console=console, transient=True) as bar:
+            task = bar.add_task(label, total=None, note="")
+            yield lambda done, total, note="": bar.update(task, completed=done, total=total, note=note or "")
+        return
+    start, last = time.perf_counter(), [-every_s]
+
+    def line(done, total, note=""):
+        now = time.perf_counter() - start
+        if now - last[0] >= every_s or done == total:
+            last[0] = now
+            print(f"zonesim: {label} {done}/{total} {note} ({now:.0f} s)", file=sys.stderr, flush=True)
+
+    yield line
 
 
 def _fmt_p(p: float) -> str:

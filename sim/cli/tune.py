@@ -11,6 +11,7 @@ import typer
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
                             _loadout, _set_threads, _with_progress, app, loadout_options)
 from sim.content import load_content
+from sim.cli.economy import _scenario_loadout, economy_tune
 from sim.content.loadout import check_monsters
 
 
@@ -25,14 +26,20 @@ def tune(
                                                       "where the strategy wins with probability W."),
     budget: int = typer.Option(2000, help="G the buyer may spend in all (the reference loadout included) on the "
                                           "items with the most value per G."),
-    mode: str = typer.Option("fight", help="fight or skirmish: item prices (items.toml) by survival; stalkeriada: "
-                                           "the shop prices (stalkeriada.toml) by a planner's win rate."),
+    mode: Optional[str] = typer.Option(None, help="fight (the default with --monster) or skirmish: item prices "
+                                                  "(items.toml) by survival; stalkeriada: the shop prices "
+                                                  "(stalkeriada.toml) by a planner's win rate."),
     opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the "
                                                                                "table in --mode stalkeriada."),
     strategy: Optional[str] = typer.Option(None, help="The strategy values are measured under (fight: fighter; "
                                                       "skirmish: hold)."),
-    rounds: int = typer.Option(12, help="At most this many measure-and-move rounds."),
-    damping: float = typer.Option(0.5, help="Each round moves a price this fraction of the way to its fair price."),
+    rounds: Optional[int] = typer.Option(None, help="At most this many measure-and-move rounds (default: 6 for "
+                                                    "whole-game prices, 12 in a scenario)."),
+    damping: Optional[float] = typer.Option(None, help="Each round moves a price this fraction of the way to its "
+                                                       "fair price (default: 1 for whole-game prices, 0.5 in a "
+                                                       "scenario)."),
+    quick: bool = typer.Option(False, "--quick", help="Whole-game prices: economy.toml's quick trial counts."),
+    items: str = typer.Option("", metavar="ID,ID", help="Whole-game prices: tune only these cards (default: all)."),
     trials: int = typer.Option(40_000, help="Paired trials per item and round."),
     seed: int = SEED,
     as_json: bool = JSON,
@@ -47,7 +54,11 @@ def tune(
 ):
     """Tune item prices: measure values, move prices toward fair prices, repeat.
 
-    Each round values every item against the buyer's loadout on common dice,
+    With no scenario options: every card's price moves toward its whole-game
+    value in G over the content's economy.toml (equal value per G), rounded
+    to its price step, until every price lies in its value interval.
+
+    With a scenario (--monster, a loadout, --strategy or --mode): each round values every item against the buyer's loadout on common dice,
     converts value to G at the market's exchange rate (a least-squares fit
     through the origin), and moves each price part of the way (--damping),
     keeping the total of the moved prices. The buyer then re-shops with
@@ -57,6 +68,7 @@ def tune(
 
     \b
     Examples:
+      zonesim tune --out results/tuned
       zonesim tune -m bloodsucker --weapon ak47 --budget 2500
       zonesim tune -m snork -m blind_dog --weapon berdanka --objective target-survival=0.8 --out results/tune
       zonesim tune --mode skirmish -m bloodsucker --weapon ak47 --trials 20000 --json
@@ -66,12 +78,24 @@ def tune(
     from sim.run.measures import value_measures
     from sim.run.tune import parse_objective, parse_shop_objective, tune_prices, tune_shop
 
+    if damping is not None and not 0 < damping <= 1:
+        raise UsageProblem(f"--damping: {damping}; give a fraction in (0, 1]")
+    if rounds is not None and rounds < 1:
+        raise UsageProblem(f"--rounds: {rounds}; give at least 1")
+    if out is not None and (out / "content").exists():
+        raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
+    if mode is None and not monster and not strategy and objective == "equal-value" and not _scenario_loadout(loadout):
+        game = load_content(content)
+        return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 1.0,
+                            as_json=as_json, out=out, items=items)
+    if quick or items:
+        raise UsageProblem("--quick and --items: for whole-game prices; drop the scenario options "
+                           "(--monster, the loadout, --strategy, --mode, --objective) or these two")
+    mode, rounds, damping = mode or "fight", rounds or 12, damping or 0.5
     shop = mode == "stalkeriada"
     (parse_shop_objective if shop else parse_objective)(objective)
     if trials < 2:
         raise UsageProblem(f"--trials: {trials}; give at least 2")
-    if out is not None and (out / "content").exists():
-        raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
     if mode != "fight" and (scheduler or workers):
         raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
     game = load_content(content)

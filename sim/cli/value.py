@@ -9,6 +9,7 @@ import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
                             _loadout, _scenario_title, _set_threads, app, loadout_options)
+from sim.cli.economy import _scenario_loadout, economy_values
 from sim.content import load_content
 from sim.content.loadout import check_monsters
 
@@ -21,13 +22,16 @@ def value(
                                        "strongest (the best of those and a grid of tactician settings for this "
                                        "loadout and monster, found on common dice); skirmishes: hold (default), "
                                        "kite, rush; or FILE.py:NAME. Repeat to value the items under each."),
-    mode: str = typer.Option("fight", help="fight: survival in the dice fight (Z-15..Z-38); skirmish: survival in "
+    mode: Optional[str] = typer.Option(None, help="fight (the default with --monster): survival in the dice fight "
+                                           "(Z-15..Z-38); skirmish: survival in "
                                            "the tactical skirmish on the built-in hex arena (A-, M- rules); "
                                            "journey: the chance to finish every order in --days days on the "
                                            "default map (strategies greedy, cautious); stalkeriada: a planner "
                                            "strategy's win rate with and without each shop item (OZK, pliers, its "
                                            "nuts) against --opponents, --trials games per seat order."),
     days: int = typer.Option(30, help="Days of a campaign in --mode journey."),
+    quick: bool = typer.Option(False, "--quick", help="Whole-game values: economy.toml's quick trial counts."),
+    items: str = typer.Option("", metavar="ID,ID", help="Whole-game values: only these cards (default: all)."),
     opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the "
                                                                                "table in --mode stalkeriada."),
     synergy: bool = typer.Option(False, "--synergy", help="Also measure pairs that interact (the firearm's "
@@ -50,9 +54,15 @@ def value(
     content: Optional[Path] = CONTENT_OPTION,
     **loadout,
 ):
-    """What is each item worth in this fight, in survival and in G?
+    """What is each card worth, in G?
 
-    Every item is added to (or swapped into) the given loadout and fights the
+    With no scenario options: every card over the whole-game context of the
+    content's economy.toml (journey campaigns, budget tiers, the strongest
+    strategy): the extra G a stalker who cannot have the card needs to do as
+    well as one handed it free, with its 95% interval and a verdict.
+
+    With a scenario (--monster, a loadout, --strategy or --mode): every item is
+    added to (or swapped into) the given loadout and fights the
     same trials on the same dice, so the change in survival has a tight paired
     interval. The market's exchange rate (survival per G, a least-squares fit
     over the priced items) turns each change into a fair price with its
@@ -60,6 +70,8 @@ def value(
 
     \b
     Examples:
+      zonesim value --quick
+      zonesim value --items glonass,jetpack --json
       zonesim value --monster bloodsucker --weapon ak47 --body vest --stims stimulator:1
       zonesim value -m chimera --weapon ak47 --strategy fighter --strategy runner --target-ci 0.01 --json
       zonesim value --mode skirmish -m bloodsucker --weapon ak47 --strategy hold --strategy kite
@@ -72,6 +84,12 @@ def value(
     from sim.run.value import item_values
 
     game = load_content(content)
+    if mode is None and not monster and not strategy and not synergy and not pair and not _scenario_loadout(loadout):
+        return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, items=items)
+    if quick or items:
+        raise UsageProblem("--quick and --items: for whole-game values; drop the scenario options "
+                           "(--monster, the loadout, --strategy, --mode) or these two")
+    mode = mode or "fight"
     base = _loadout(game, **loadout)
     if mode in ("fight", "skirmish"):
         check_monsters(game, monster)
