@@ -7,11 +7,12 @@ where ``kind`` is ``D_FENCE``, ``D_SLIDE``, ``D_BUY``, ``D_SELL``, ``D_JELLY`` o
 
 The planner (docs "The built-in strategy family") buys its kit in the order
 pliers, nuts, OZK while money stays above a reserve; picks the fence cell most
-likely to let him in; in the Zone walks the cheapest path (face-down cells weigh
-2, swamps their hummocks, stop and pointers 3) to the nearest face-down cell or
-chip while collecting, and to the nearest corridor, flip or known exit once carrying
-``home_at`` chips, a full container or a full backpack; throws a nut before a
-face-down cell if told to.
+likely to let him in (the ambush rolls of the content's fence); in the Zone walks
+the cheapest path (face-down cells weigh 2, swamps their hummocks up to 3, stop and
+pointers 3) to the nearest face-down cell, chip or his own container laid down
+after a trap while collecting, and to the nearest corridor, flip or known exit once
+carrying ``home_at`` chips, a full container or a full backpack; throws a nut
+before a face-down cell if told to.
 """
 
 from dataclasses import dataclass
@@ -22,13 +23,13 @@ from numba import njit
 from sim.kernels.stalkeriada import (
     BUY_NUT, BUY_OZK, BUY_PLIERS, D_BUY, D_FENCE, D_JELLY, D_SELL, D_SLIDE, D_STEP, DECISION,
     DEVILS_CABBAGE, EMPTY_CONTAINER, FENCE, FIRE_FLUFF, FLIP, FULL_CONTAINER, GAP, GATE, GOLDEN_BALL,
-    H_ARG, H_BACKPACK, H_CELLS, H_CHIPS, H_O_CHIP_PLACE, H_COLS, H_FENCES, H_GOLDEN_REVEALER, H_GOLDEN_USED,
-    H_O_FENCE, H_O_FENCE_UP,
+    H_ARG, H_BACKPACK, H_CELLS, H_CHIPS, H_O_CHIP_PLACE, H_COLS, H_FENCES, H_GAP_ON, H_GOLDEN_REVEALER,
+    H_GOLDEN_USED, H_HUMMOCKS_2, H_HUMMOCKS_3, H_O_FENCE, H_O_FENCE_UP, H_PLIERS_ON,
     H_O_NBR, H_O_OCC, H_O_TILE, H_O_UP,
     H_O_SCRATCH, H_PRICE_NUT, H_PRICE_OZK, H_PRICE_PLIERS, H_W_AMBUSH, H_W_FENCE, H_W_GAP, INF,
-    JELLY_BASEMENT, JUMPING_POINTER, MOSQUITO_BALD, POINTER, S_AT, S_CHIPS, S_CONTAINER, S_MONEY, S_NUTS,
+    JELLY_BASEMENT, JUMPING_POINTER, MOSQUITO_BALD, POINTER, S_AT, S_CHIPS, S_MONEY, S_NUTS,
     S_OZK, S_PLIERS, S_WHERE, STEP_EXIT, STEP_NUT, STOP, SWAMP_2, SWAMP_3, TRAP, CORRIDOR,
-    has_loot, is_up, load, lying, neighbour, occupant, seat_base, tile,
+    S_CONTAINER_AT, carried_container, has_loot, is_up, load, lying, neighbour, occupant, seat_base, tile,
 )
 
 PLANNER_PARAMS = ("pliers", "ozk", "nuts", "reserve", "home_at", "jelly", "sell_min", "throw")
@@ -48,27 +49,38 @@ def deadly(g, x, ozk):
 
 
 @njit(inline="always", cache=True)
+def faces_in(on):
+    """d6 faces that get a stalker past a fence cell whose ambush comes on ``on`` or
+    more (S-11; ``on`` 7: never)."""
+    return min(on, 7) - 1
+
+
+@njit(inline="always", cache=True)
 def fence_score(g, j, pliers, ozk):
-    """12 x W x the chance to get in through fence cell ``j`` (S-11), W = weight
-    sum; 0 before a known deadly front cell."""
+    """12 x W x the chance to get in through fence cell ``j`` (S-11, the content's
+    fence mix and ambush rolls), W = weight sum; 0 before a known deadly front cell."""
     w = g[H_W_GAP] + g[H_W_FENCE] + g[H_W_AMBUSH]
+    gap, fence = 2 * faces_in(g[H_GAP_ON]), 2 * faces_in(g[H_PLIERS_ON]) if pliers else 0
     if deadly(g, j, ozk):
         return 0
     if g[g[H_O_FENCE_UP] + j]:
         kind = g[g[H_O_FENCE] + j]
-        return 6 * w if kind == GAP else 10 * w if kind == FENCE and pliers else 0
-    return 6 * g[H_W_GAP] + (10 * g[H_W_FENCE] if pliers else 0)
+        return gap * w if kind == GAP else fence * w if kind == FENCE else 0
+    return gap * g[H_W_GAP] + fence * g[H_W_FENCE]
 
 
 @njit(inline="always", cache=True)
 def exit_cost(g, x, pliers):
     """Cost of leaving the Zone from front cell ``x`` through its face-up fence
-    cell (S-12): 1 through a fence with pliers (ambush 1/6), 2 through a gap
-    (ambush 1/2); INF where there is no known way out."""
+    cell (S-12): 1 + half the d6 faces that ambush him there (default content: 1
+    through a fence with pliers, ambush 1/6; 2 through a gap, ambush 1/2); INF
+    where there is no known way out."""
     if x >= g[H_COLS] or x >= g[H_FENCES] or not g[g[H_O_FENCE_UP] + x]:
         return INF
     kind = g[g[H_O_FENCE] + x]
-    return 1 if kind == FENCE and pliers else 2 if kind == GAP else INF
+    if kind == FENCE and pliers:
+        return 1 + (6 - faces_in(g[H_PLIERS_ON])) // 2
+    return 1 + (6 - faces_in(g[H_GAP_ON])) // 2 if kind == GAP else INF
 
 
 @njit(inline="always", cache=True)
@@ -80,7 +92,7 @@ def end_cost(g, s, x, home, pliers, empty_container):
         if up and (tile(g, x) == CORRIDOR or tile(g, x) == FLIP):
             return 0
         return exit_cost(g, x, pliers)
-    if not up or lying(g, x) > 0:
+    if not up or lying(g, x) > 0 or g[seat_base(g, s) + S_CONTAINER_AT] == x:
         return 0
     t = tile(g, x)
     if (t == JELLY_BASEMENT and empty_container) or (t == GOLDEN_BALL and _golden_goal(g, s)):
@@ -101,9 +113,11 @@ def _cell_weight(g, o_up, o_tile, o_occ, x, s, ozk, home):
         return 0
     if not home and (t == FLIP or t == CORRIDOR):
         return 0
-    if t == SWAMP_2:
-        return 2
-    if t == SWAMP_3 or t == STOP or t == POINTER or t == JUMPING_POINTER:
+    if t == SWAMP_2:  # S-16; the search's cost ring holds weights 1..3
+        return min(g[H_HUMMOCKS_2], 3)
+    if t == SWAMP_3:
+        return min(g[H_HUMMOCKS_3], 3)
+    if t == STOP or t == POINTER or t == JUMPING_POINTER:
         return 3
     return 1
 
@@ -130,7 +144,7 @@ def cheapest_move(g, s, x, home):
     four cost buckets (weights are 1..3), stopped once no cheaper way remains."""
     o = seat_base(g, s)
     ozk, pliers = g[o + S_OZK], g[o + S_PLIERS]
-    empty_container = g[o + S_CONTAINER] == EMPTY_CONTAINER
+    empty_container = carried_container(g, o) == EMPTY_CONTAINER
     cells = g[H_CELLS]
     o_up, o_tile, o_occ, nbr = g[H_O_UP], g[H_O_TILE], g[H_O_OCC], g[H_O_NBR]
     # scratch: key and weight + 1 of each cell, both stored above this search's stamp
@@ -147,7 +161,8 @@ def cheapest_move(g, s, x, home):
     best, bound = INF, INF  # the best goal next door; the least a longer way could cost
     # a way on through a cell that is no goal enters at least one more cell: 1 step,
     # or 2 while collecting with no face-up goal anywhere (face-down cells weigh 2)
-    more = 2 if not home and not empty_container and not _golden_goal(g, s) and not _chips_lying(g) else 1
+    more = 2 if (not home and not empty_container and not _golden_goal(g, s) and not _chips_lying(g)
+                 and g[o + S_CONTAINER_AT] < 0) else 1
     for d in range(6):
         n = g[nbr + 6 * x + d]
         if n >= 0:
@@ -208,9 +223,8 @@ def plan_step(g, s, params):
     x = g[o + S_AT]
     if g[o + S_WHERE] == GATE:
         return 0 if occupant(g, x) < 0 else -1
-    container = g[o + S_CONTAINER]
     home = (g[o + S_CHIPS] >= params[P_HOME_AT] or load(g, o) == g[H_BACKPACK]
-            or container == FULL_CONTAINER)
+            or carried_container(g, o) == FULL_CONTAINER)
     best, best_d = cheapest_move(g, s, x, home)
     if best >= INF and not home:  # nothing left to collect: make for a way out
         home = True

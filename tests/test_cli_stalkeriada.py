@@ -31,6 +31,23 @@ def test_json_reports_win_rates_with_intervals_that_add_up(written):
     assert data["length"]["median"] <= data["length"]["p90"] <= data["round_cap"]
 
 
+def test_s05_json_reports_places_and_the_finishing_order(written):
+    """The win rate stays "finished first"; every player also has a mean place and
+    a share of last places, and the finishing order adds up per player and place."""
+    data, _ = written
+    players = {p["strategy"]: p for p in data["per_player"]}
+    order = data["finishing_order"]
+    assert len(order) == 16 and all(r["ci_low"] <= r["share"] <= r["ci_high"] for r in order)
+    for name, p in players.items():
+        mine = [r for r in order if r["strategy"] == name]
+        assert sum(r["games"] for r in mine) == 1200
+        assert p["mean_place"] == pytest.approx(sum(r["place"] * r["share"] for r in mine))
+        assert p["p_last"] == pytest.approx(mine[-1]["share"])
+    for place in range(1, 5):
+        assert sum(r["games"] for r in order if r["place"] == place) == 1200
+    assert sum(p["mean_place"] for p in players.values()) == pytest.approx(10)  # 1 + 2 + 3 + 4
+
+
 def test_out_writes_tables_charts_and_manifest(written):
     data, out = written
     manifest = json.loads((out / "manifest.json").read_text())
@@ -59,6 +76,8 @@ def test_round_robin_matrix(tmp_path):
     for (a, b), r in cells.items():
         assert r["games"] == 200  # one pair, two seat orders
         assert r["wins"] + cells[(b, a)]["wins"] <= 200
+        assert r["mean_place"] + cells[(b, a)]["mean_place"] == pytest.approx(3)  # places 1 and 2
+        assert r["p_last"] + cells[(b, a)]["p_last"] == pytest.approx(1)
     assert (tmp_path / "rr" / "charts" / "stalkeriada_matrix.png").is_file()
 
 

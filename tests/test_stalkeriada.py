@@ -12,7 +12,10 @@ from numba import njit
 import sim.kernels.stalkeriada as K
 from sim.content.stalkeriada import TILE_KINDS, load_stalkeriada
 from sim.kernels.rng import die, mix
-from sim.run.stalkeriada import _seating, compile_tables, game_template, get_stalkeriada_strategy, neighbour_table
+from sim.run.stalkeriada import (_seating, compile_tables, game_records, game_template, get_stalkeriada_strategy,
+                                 neighbour_table)
+from strategies.stalkeriada import exit_cost as strategy_exit_cost
+from strategies.stalkeriada import planner
 from tests.conftest import proportion_tolerance, stalkeriada_content
 
 TILE = {name: i for i, name in enumerate(TILE_KINDS)}
@@ -242,6 +245,36 @@ def test_s05_buying_the_exit_visa_wins(table):
     _land_on(table, 0, shop)
     table.turn(0)
     assert table.g[K.H_WINNER] == 0 and table.get(0, "money") == 0 and table.rec[K.R_BOUGHT_VISA, 0] == 1
+    assert table.get(0, "place") == 1 and table.g[K.H_FINISHED] == 1
+
+
+def _places(records):
+    return records[:, K.RECORD_FIELDS.index("place"), :]
+
+
+def test_s05_a_visa_ends_the_game_for_its_buyer_only(tmp_path):
+    """Play goes on until all but one have finished; the finishers are placed in
+    the order they finished, the one left is last."""
+    content = stalkeriada_content(tmp_path, {"shop": {"exit_visa": 6000}})
+    results, records, _ = game_records(content, ["cautious", "greedy", "jelly", "rush"], seed=8, games=120)
+    visas = (records[:, K.RECORD_FIELDS.index("bought_exit_visa"), :]
+             + records[:, K.RECORD_FIELDS.index("golden_visa"), :])
+    places = _places(records)
+    ended = results[:, 3] < results[:, 1]  # the last round is not complete: ended by a finish
+    assert ended.sum() >= 10  # loot is finite (S-06): most games reach the cap even at 6,000 G
+    for i in np.nonzero(ended)[0]:
+        assert sorted(places[i]) == [1, 2, 3, 4] and visas[i].sum() == 3, f"game {i}"
+        assert places[i, visas[i] == 0].tolist() == [4] and places[i, results[i, 0]] == 1
+        assert records[i, K.RECORD_FIELDS.index("last"), :].tolist() == (places[i] == 4).astype(int).tolist()
+
+
+def test_s05_at_the_round_cap_the_players_still_in_are_ranked_by_money(tmp_path):
+    content = stalkeriada_content(tmp_path, {"game": {"round_cap": 12}})
+    results, records, _ = game_records(content, ["cautious", "greedy", "jelly", "rush"], seed=2, games=60)
+    money = records[:, K.R_MONEY, :]
+    for i in np.nonzero(results[:, 0] < 0)[0]:
+        order = sorted(range(4), key=lambda s: (-money[i, s], s))
+        assert [_places(records)[i, s] for s in order] == [1, 2, 3, 4], f"game {i}"
 
 
 def test_s02_police_jail_confiscates_everything_but_money(table):
@@ -275,7 +308,7 @@ def test_s02_a_carried_zuda_slips_away(table):
     assert table.rec[K.R_ZUDA_ESCAPES, 0] == 1
 
 
-def test_s06_borscht_pays_the_price_table_and_s07_halves_a_shared_sale(table):
+def test_s06_borscht_pays_the_price_table_sold_loot_leaves_play_and_s07_halves_a_shared_sale(table):
     borscht = table.squares.tolist().index(K.BORSCHT)
     for shared in (0, 1):
         table.set(0, money=0, shared=shared, chips=0, partner=1)
@@ -285,7 +318,7 @@ def test_s06_borscht_pays_the_price_table_and_s07_halves_a_shared_sale(table):
         table.turn(0)
         gain = 3 * [500, 500, 1000, 1000, 2000, 2000][price_roll - 1]
         assert table.get(0, "money") == (gain // 2 if shared else gain)
-        assert table.chip_place(3) == K.BOX and table.get(0, "chips") == 0
+        assert table.chip_place(3) == K.GONE and table.get(0, "chips") == 0  # S-06: not back to the box
 
 
 def test_s07_partner_joins_on_a_six_pays_deposit_and_bonus(table):
@@ -376,6 +409,21 @@ def test_s12_leaving_needs_loot_and_the_same_ambush_check(table):
     assert table.get(0, "where") == K.CELL
 
 
+@pytest.mark.parametrize("changes,fence_choice,exit_cost", [
+    ({}, 1, 1),  # default rolls: a gap lets him in 1/2, pliers 5/6
+    ({"gap_ambush_on": 7, "pliers_ambush_on": 1}, 0, 4),  # gaps never ambush, pliers always do
+])
+def test_s11_s12_planner_odds_come_from_the_content(tmp_path, changes, fence_choice, exit_cost):
+    t = Table(stalkeriada_content(tmp_path, {"fence": changes}))
+    t.all_tiles("stop", up=False)
+    t.fence(0, "gap", up=True)
+    t.fence(1, "fence", up=True)
+    t.fence(2, "fence", up=True)
+    t.set(0, pliers=1)
+    assert planner(K.D_FENCE, 0, t.g, t.params[0]) == fence_choice
+    assert strategy_exit_cost(t.g, 2, 1) == exit_cost
+
+
 # ---------------------------------------------------------------- Zone (S-13..S-22)
 
 def test_s13_no_two_stalkers_share_a_cell(table):
@@ -399,6 +447,18 @@ def test_s14_loot_fills_the_backpack_to_five(table):
     assert table.get(0, "chips") == 5 and table.chip_place(lying[0]) == K.backpack(0)
 
 
+def test_s14_a_loot_cell_emptied_of_its_loot_becomes_grass(table):
+    table.walk_east(into="loot", background="stop")
+    table.give_chips(0, [2, 3, 4, 5, 6], origin=40)
+    table.turn(0)  # a full backpack: the chip stays, the cell is still loot
+    assert table.g[table.g[K.H_O_TILE] + 1] == TILE["loot"]
+    table.set(0, chips=4)
+    table.g[table.g[K.H_O_CHIP_PLACE] + 2] = K.BOX
+    table.place(0, K.CELL, 0)
+    table.turn(0)
+    assert table.get(0, "chips") == 5 and table.g[table.g[K.H_O_TILE] + 1] == TILE["grass"]
+
+
 @pytest.mark.parametrize("kind,ozk,expected", [
     ("trap", 1, {"butcher": 1 / 3, "dead": 2 / 3}),
     ("fire_fluff", 0, {"butcher": 1 / 3, "dead": 2 / 3}),
@@ -419,6 +479,20 @@ def test_s15_trap_survival_is_exact(table, kind, ozk, expected):
     _assert_rates(_repeat(table, trials, outcome), expected, trials)
 
 
+def test_s15_survivor_lays_his_container_on_the_previous_cell_and_takes_it_back(table):
+    table.walk_east(background="stop")
+    table.tile(1, "trap")
+    table.set(0, container=K.FULL_CONTAINER, filled=1)
+    table.burn_until(0, lambda steps, roll, _: roll >= 5)
+    table.turn(0)
+    assert table.get(0, "at") == 10 and table.get(0, "container") == K.FULL_CONTAINER
+    assert table.get(0, "container_at") == 0 and not K.has_loot(table.g, table.o(0))  # his, not carried
+    table.tile(0, "stop", up=True)  # back on that cell, and there the turn ends
+    table.place(0, K.GATE, 0)
+    table.turn(0)
+    assert table.get(0, "container_at") == -1 and K.has_loot(table.g, table.o(0))
+
+
 def test_s15_survivor_lays_his_items_on_the_previous_cell(table):
     table.walk_east()
     table.tile(2, "trap")
@@ -426,6 +500,15 @@ def test_s15_survivor_lays_his_items_on_the_previous_cell(table):
     table.burn_until(0, lambda steps, roll, _: steps >= 2 and roll >= 5)
     table.turn(0)
     assert table.get(0, "at") == 10 and table.chip_place(4) == 1 and table.chip_place(5) == 1
+
+
+def test_s16_swamp_hummocks_come_from_the_content(tmp_path):
+    t = Table(stalkeriada_content(tmp_path, {"zone": {"swamp_3_hummocks": 1}}))
+    t.walk_east(into="swamp_3")
+    t.burn_until(0, lambda steps, *_: steps >= 2)
+    steps = t.next_dice(0, 1)[0]
+    t.turn(0)
+    assert t.get(0, "at") == steps  # one step a cell, the swamp's too
 
 
 def test_s16_swamp_costs_its_hummocks(table):
@@ -482,6 +565,17 @@ def test_s19_golden_ball_outcomes_are_exact(table):
     _assert_rates(_repeat(table, trials, outcome), {"life": 1 / 6, "visa": 1 / 6, "bonus": 2 / 3}, trials)
 
 
+def test_s19_golden_ball_rolls_come_from_the_content(tmp_path):
+    t = Table(stalkeriada_content(tmp_path, {"zone": {"golden_ball_life_roll": 7, "golden_ball_visa_roll": 6}}))
+    t.walk_east(into="golden_ball")
+
+    def outcome(t):
+        return "visa" if t.g[K.H_WINNER] == 0 else "life" if t.get(0, "lives") else "bonus"
+
+    trials = 6000
+    _assert_rates(_repeat(t, trials, outcome), {"visa": 1 / 6, "bonus": 5 / 6}, trials)
+
+
 def test_s19_golden_ball_only_for_its_revealer(table):
     table.walk_east()
     table.tile(1, "golden_ball", up=True)
@@ -517,6 +611,25 @@ def test_s21_flip_sends_everyone_home_and_reshuffles(table):
     assert table.get(0, "chips") == 1 and table.chip_place(9) == K.BOX
     assert not table.g[table.g[K.H_O_UP]:table.g[K.H_O_UP] + 49].any()
     assert sorted(table.g[table.g[K.H_O_TILE]:table.g[K.H_O_TILE] + 49]) == before
+
+
+def test_s21_flip_reshuffles_emptied_loot_cells_as_grass(table):
+    table.walk_east(into="loot", background="stop")
+    table.tile(2, "flip")
+    before = np.bincount(table.g[table.g[K.H_O_TILE]:table.g[K.H_O_TILE] + 49], minlength=len(TILE_KINDS))
+    table.burn_until(0, lambda steps, *_: steps >= 2)
+    table.turn(0)
+    after = np.bincount(table.g[table.g[K.H_O_TILE]:table.g[K.H_O_TILE] + 49], minlength=len(TILE_KINDS))
+    assert table.get(0, "where") == K.CITY and table.get(0, "chips") == 1
+    assert (after[TILE["loot"]], after[TILE["grass"]]) == (before[TILE["loot"]] - 1, before[TILE["grass"]] + 1)
+
+
+def test_s06_s14_s21_no_chip_is_sold_twice_in_a_game(content):
+    """Sold loot leaves play and emptied cells are grass, Flips included: a game
+    sells at most the loot and zuda chips there are."""
+    _, records, _ = game_records(content, ["cautious", "greedy", "jelly", "rush"], seed=3, games=150)
+    sold = records[:, K.RECORD_FIELDS.index("chips_sold"), :].sum(axis=1)
+    assert sold.max() <= 14 and sold.mean() > 5
 
 
 def test_s22_nut_reveals_two_cells_and_a_mosquito_bald_costs_it(table):

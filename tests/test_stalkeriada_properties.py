@@ -1,6 +1,6 @@
 """Stalkeriada invariants over random games, strategies and seat counts
-(hypothesis): loot chips are conserved between the box, the cells and the
-backpacks (S-02, S-14, S-21); no two stalkers share a cell (S-13); money only
+(hypothesis): loot chips are conserved between the box, the cells, the
+backpacks and out of play once sold (S-02, S-06, S-14, S-21); no two stalkers share a cell (S-13); money only
 moves by the rules' amounts (S-04..S-09, S-19, S-23)."""
 
 import numpy as np
@@ -33,11 +33,12 @@ def _check(t, before, rec_before):
     on_cells = 0
     for s in range(t.n):
         assert t.get(s, "chips") == (places == K.backpack(s)).sum()
-        assert 0 <= t.get(s, "chips") + (t.get(s, "container") != K.NO_CONTAINER) <= g[K.H_BACKPACK]
+        assert 0 <= K.load(g, t.o(s)) <= g[K.H_BACKPACK]
         if t.get(s, "where") == K.CELL:
             on_cells += 1
             assert occ[t.get(s, "at")] == s + 1
-    assert (places >= K.BOX).sum() + sum((places == K.backpack(s)).sum() for s in range(t.n)) == chips
+    assert ((places >= K.BOX).sum() + (places == K.GONE).sum()
+            + sum((places == K.backpack(s)).sum() for s in range(t.n)) == chips)
     assert (occ > 0).sum() == on_cells  # one stalker per cell, every occupied cell has its stalker
     # money: every G gained or lost is one of the rules' amounts
     cfg = t.sc.settings

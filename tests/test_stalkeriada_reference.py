@@ -34,7 +34,7 @@ def _compare(content, players, games, seed=SEED, rotation=0):
 
 def test_kernel_equals_reference_default_matchup(content):
     results = _compare(content, DEFAULT_PLAYERS, 40)
-    assert (results[:, 0] >= 0).sum() >= 5  # the games are real: some are won
+    assert (results[:, 0] >= 0).sum() >= 3  # the games are real: in some a stalker finishes
 
 
 def test_kernel_equals_reference_rotated_seats(content):

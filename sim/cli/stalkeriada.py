@@ -54,10 +54,12 @@ def stalkeriada(
 
     Each player loops round the City, crosses the fence, hunts loot in the tile
     Zone, sells it at the Borscht and races to buy the exit visa (the first
-    visa wins). Reports win rates per strategy and per seat, the no-winner rate
-    (games stopped at the round cap), game length, deaths by cause, shop
-    purchases and the win rate with and without each item, all with 95%
-    intervals; --out adds parquet tables and charts.
+    visa finishes first and wins; play goes on until one is left, who loses).
+    Reports win rates (finished first) per strategy and per seat, each
+    strategy's mean place and share of last places, the no-winner rate (nobody
+    finished by the round cap), game length, deaths by cause, shop purchases and
+    the win rate with and without each item, all with 95% intervals; --out adds
+    parquet tables and charts.
 
     \b
     Examples:
@@ -94,16 +96,18 @@ def _print_stalkeriada(result, summary, out):
     console = Console()
     console.print(f"Stalkeriada · {' vs '.join(result.players)}", highlight=False)
     table = Table()
-    for col in ("strategy", "win rate", "95% interval", "money at end", "deaths/game", "arrests/game"):
+    for col in ("strategy", "win rate", "95% interval", "mean place", "last", "money at end", "deaths/game",
+                "arrests/game"):
         table.add_column(col, justify="left" if col == "strategy" else "right")
     players = result.per_player()
     for row, p in zip(result.win_rates().iter_rows(named=True), players.iter_rows(named=True)):
         deaths = p["deaths_mosquito"] + p["deaths_trap"] + p["deaths_jelly"]
         table.add_row(row["strategy"], f"{row['win_rate']:.4f}", f"[{row['ci_low']:.4f}, {row['ci_high']:.4f}]",
-                      f"{p['money']:,.0f} G", f"{deaths:.2f}", f"{p['arrests']:.2f}")
+                      f"{p['mean_place']:.2f}", f"{p['p_last']:.3f}", f"{p['money']:,.0f} G", f"{deaths:.2f}",
+                      f"{p['arrests']:.2f}")
     no_winner = result.win_rates().row(-1, named=True)
     table.add_row("(no winner)", f"{no_winner['win_rate']:.4f}",
-                  f"[{no_winner['ci_low']:.4f}, {no_winner['ci_high']:.4f}]", "", "", "")
+                  f"[{no_winner['ci_low']:.4f}, {no_winner['ci_high']:.4f}]", "", "", "", "", "")
     console.print(table)
     seats = ", ".join(f"seat {r['seat']} {r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
                       for r in result.seat_advantage().iter_rows(named=True))
@@ -134,7 +138,7 @@ def _write_stalkeriada(out, game, sc, result, summary):
 
     tables = {"wins": result.win_rates(), "seats": result.seat_rates(), "seat_advantage": result.seat_advantage(),
               "lengths": result.lengths(), "players": result.per_player(), "deaths": result.deaths(),
-              "items": result.items(), "money": result.money_curves()}
+              "items": result.items(), "money": result.money_curves(), "places": result.places()}
     for name, frame in tables.items():
         write_parquet(out / f"stalkeriada_{name}.parquet", frame)
     title = f"Stalkeriada · {' vs '.join(result.players)}"

@@ -20,7 +20,8 @@ DIE = ("int", True, 1)
 G = ("int", True, 0)
 DICE = {("police", "arrest_on"), ("police", "release_on"), ("borscht", "partner_on"), ("jelly", "order_on"),
         ("jelly", "fill_on"), ("jelly", "spill_on"), ("jelly", "accident_on"), ("fence", "gap_ambush_on"),
-        ("fence", "pliers_ambush_on"), ("zone", "trap_survive_on")}  # d6 thresholds: 1..6, or 7 for "never"
+        ("fence", "pliers_ambush_on"), ("zone", "trap_survive_on"), ("zone", "golden_ball_life_roll"),
+        ("zone", "golden_ball_visa_roll")}  # d6 rolls: 1..6, or 7 for "never"
 SECTIONS = {
     "game": {"round_cap": ("int", True, 1)},
     "city": {"start_money": G},
@@ -32,7 +33,8 @@ SECTIONS = {
     "fence": {"cells": ("int", True, 1), "gap": G, "fence": G, "ambush": G, "gap_ambush_on": DIE,
               "pliers_ambush_on": DIE},
     "zone": {"rows": ("int", True, 1), "cols": ("int", True, 1), "backpack": ("int", True, 1),
-             "trap_survive_on": DIE, "golden_ball_bonus": G},
+             "trap_survive_on": DIE, "golden_ball_bonus": G, "golden_ball_life_roll": DIE,
+             "golden_ball_visa_roll": DIE, "swamp_2_hummocks": ("int", True, 1), "swamp_3_hummocks": ("int", True, 1)},
     "tiles": {kind: G for kind in TILE_KINDS},
 }
 LISTS = {"city": "squares", "borscht": "prices"}
@@ -82,6 +84,9 @@ def _check(path, s):
         raise ContentError(f"{path}: borscht.partner_share_percent: {s['borscht']['partner_share_percent']} "
                            "is over 100; use 0..100")
     zone, fence = s["zone"], s["fence"]
+    if zone["golden_ball_life_roll"] == zone["golden_ball_visa_roll"] <= 6:
+        raise ContentError(f"{path}: zone.golden_ball_visa_roll: {zone['golden_ball_visa_roll']} is also the life "
+                           "roll; give the two outcomes different rolls")
     cells = zone["rows"] * zone["cols"]
     if cells > MAX_CELLS:
         raise ContentError(f"{path}: zone: {zone['rows']} x {zone['cols']} cells is over {MAX_CELLS}; make it smaller")

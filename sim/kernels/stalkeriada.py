@@ -33,8 +33,9 @@ DecisionType = types.FunctionType(DECISION)
 # where a stalker is (S_WHERE)
 CITY, OUTSIDE, GATE, CELL = range(4)
 NO_CONTAINER, EMPTY_CONTAINER, FULL_CONTAINER = range(3)
-BOX = -1  # a chip's place: BOX, a cell index, or backpack(seat)
 MAX_SEATS = 6
+BOX = -1  # a chip's place: BOX, a cell index, backpack(seat), or GONE (sold: out of play, S-06)
+GONE = -2 - MAX_SEATS
 BOARD = 0
 RNG_SIZE = STATE_SIZE * (1 + MAX_SEATS)
 INF = 1 << 40
@@ -42,23 +43,24 @@ INF = 1 << 40
 # header of g
 (H_SEATS, H_ROWS, H_COLS, H_CELLS, H_FENCES, H_ROUND, H_BACKPACK, H_GOLDEN_USED, H_GOLDEN_REVEALER,
  H_CHIPS, H_ZUDA, H_ARG, H_W_GAP, H_W_FENCE, H_W_AMBUSH, H_PRICE_OZK, H_PRICE_PLIERS, H_PRICE_NUT,
- H_WINNER, H_O_TILE, H_O_UP, H_O_OCC, H_O_LYING, H_O_FENCE, H_O_FENCE_UP, H_O_NBR, H_O_CHIP_PLACE,
- H_O_CHIP_ORIGIN, H_O_SCRATCH, H_O_SEAT) = range(30)
-HEADER = 32
+ H_WINNER, H_FINISHED, H_HUMMOCKS_2, H_HUMMOCKS_3, H_GAP_ON, H_PLIERS_ON, H_O_TILE, H_O_UP, H_O_OCC,
+ H_O_LYING, H_O_FENCE, H_O_FENCE_UP, H_O_NBR, H_O_CHIP_PLACE, H_O_CHIP_ORIGIN, H_O_SCRATCH, H_O_SEAT) = range(35)
+HEADER = 36
 SCRATCH_PER_CELL = 6
 
 # a seat's fields
 (S_MONEY, S_WHERE, S_AT, S_JAILED, S_CHIPS, S_CONTAINER, S_FILLED, S_OZK, S_PLIERS, S_NUTS, S_LIVES,
- S_PARTNER, S_SHARED, S_NUT_AT) = range(14)
-SEAT_SIZE = 14
+ S_PARTNER, S_SHARED, S_NUT_AT, S_PLACE, S_CONTAINER_AT) = range(16)
+SEAT_SIZE = 16
 
 # what a game records per seat (docs "What a game records")
 (R_DEATHS_MOSQUITO, R_DEATHS_TRAP, R_DEATHS_JELLY, R_ARRESTS, R_ZUDA_ESCAPES, R_BOUGHT_OZK, R_BOUGHT_PLIERS,
  R_BOUGHT_NUT, R_BOUGHT_VISA, R_JELLY_ORDERS, R_JELLY_DELIVERED, R_PARTNERS, R_CROSSINGS, R_CHIPS_SOLD,
- R_GOLDEN_LIFE, R_GOLDEN_VISA, R_GOLDEN_BONUS, R_LIVES_SPENT, R_MONEY) = range(19)
+ R_GOLDEN_LIFE, R_GOLDEN_VISA, R_GOLDEN_BONUS, R_LIVES_SPENT, R_PLACE, R_LAST, R_MONEY) = range(21)
 RECORD_FIELDS = ("deaths_mosquito", "deaths_trap", "deaths_jelly", "arrests", "zuda_escapes", "bought_ozk",
                  "bought_pliers", "bought_nut", "bought_exit_visa", "jelly_orders", "jelly_delivered", "partners",
-                 "crossings", "chips_sold", "golden_life", "golden_visa", "golden_bonus", "lives_spent", "money")
+                 "crossings", "chips_sold", "golden_life", "golden_visa", "golden_bonus", "lives_spent", "place",
+                 "last", "money")
 N_RECORD = len(RECORD_FIELDS)
 CAUSE_MOSQUITO, CAUSE_TRAP, CAUSE_JELLY = R_DEATHS_MOSQUITO, R_DEATHS_TRAP, R_DEATHS_JELLY
 
@@ -66,8 +68,9 @@ CAUSE_MOSQUITO, CAUSE_TRAP, CAUSE_JELLY = R_DEATHS_MOSQUITO, R_DEATHS_TRAP, R_DE
 (C_SQUARES, C_EXIT_SQ, C_POLICE_SQ, C_BUTCHER_SQ, C_START_MONEY, C_ARREST_ON, C_RELEASE_ON, C_PRICE_OZK,
  C_PRICE_PLIERS, C_PRICE_NUT, C_PRICE_VISA, C_PARTNER_ON, C_DEPOSIT, C_BONUS, C_SHARE, C_FEE, C_ORDER_ON,
  C_REWARD, C_FILL_ON, C_SPILL_ON, C_ACCIDENT_ON, C_FENCES, C_W_GAP, C_W_FENCE, C_W_AMBUSH, C_GAP_ON,
- C_PLIERS_ON, C_ROWS, C_COLS, C_BACKPACK, C_SURVIVE_ON, C_GOLDEN_BONUS, C_ROUND_CAP, C_ZUDA, C_CHIPS) = range(35)
-CFG_SIZE = 35
+ C_PLIERS_ON, C_ROWS, C_COLS, C_BACKPACK, C_SURVIVE_ON, C_GOLDEN_BONUS, C_GOLDEN_LIFE, C_GOLDEN_VISA, C_ROUND_CAP,
+ C_ZUDA, C_CHIPS) = range(37)
+CFG_SIZE = 37
 
 
 def layout(cells, fences, chips, seats):
@@ -117,15 +120,22 @@ def lying(g, x):
 
 
 @njit(inline="always", cache=True)
+def carried_container(g, o):
+    """The seat's container if he carries it, else NO_CONTAINER (one laid on a cell
+    after a trap, S-15, is his but not carried)."""
+    return g[o + S_CONTAINER] if g[o + S_CONTAINER_AT] < 0 else NO_CONTAINER
+
+
+@njit(inline="always", cache=True)
 def has_loot(g, o):
     """S-03, S-12: loot chips or a full jelly container (seat block at ``o``)."""
-    return g[o + S_CHIPS] > 0 or g[o + S_CONTAINER] == FULL_CONTAINER
+    return g[o + S_CHIPS] > 0 or carried_container(g, o) == FULL_CONTAINER
 
 
 @njit(inline="always", cache=True)
 def load(g, o):
-    """Backpack slots used: chips and the container (S-09, S-14)."""
-    return g[o + S_CHIPS] + (g[o + S_CONTAINER] != NO_CONTAINER)
+    """Backpack slots used: chips and the container carried (S-09, S-14)."""
+    return g[o + S_CHIPS] + (carried_container(g, o) != NO_CONTAINER)
 
 
 @njit(inline="always", cache=True)
@@ -154,6 +164,7 @@ def new_game(g, rng, cfg, tiles0, n_seats):
     g[H_GOLDEN_USED] = 0
     g[H_GOLDEN_REVEALER] = -1
     g[H_WINNER] = -1
+    g[H_FINISHED] = 0
     total = cfg[C_W_GAP] + cfg[C_W_FENCE] + cfg[C_W_AMBUSH]
     for j in range(fences):
         r = pick(rng, BOARD, total)
@@ -174,6 +185,7 @@ def new_game(g, rng, cfg, tiles0, n_seats):
             g[o + f] = 0
         g[o + S_MONEY] = cfg[C_START_MONEY]
         g[o + S_NUT_AT] = -1
+        g[o + S_CONTAINER_AT] = -1
 
 
 @njit(inline="always", cache=True)
@@ -201,8 +213,8 @@ def reveal(g, x, s):
 
 @njit(inline="always", cache=True)
 def _chips_to(g, s, where):
-    """Every chip of seat ``s`` to the box (``where`` = BOX), a cell (``where`` >= 0),
-    or each to its origin cell (``where`` = -2)."""
+    """Every chip of seat ``s`` to the box (``where`` = BOX), out of play (GONE), a cell
+    (``where`` >= 0), or each to its origin cell (``where`` = -2)."""
     mine = backpack(s)
     for c in range(g[H_CHIPS]):
         if g[g[H_O_CHIP_PLACE] + c] == mine:
@@ -215,7 +227,8 @@ def _chips_to(g, s, where):
 
 @njit(inline="always", cache=True)
 def _pick_up(g, s, x):
-    """S-14: chips lying on ``x``, lowest number first, while the backpack has room."""
+    """S-14: chips lying on ``x``, lowest number first, while the backpack has room;
+    a loot cell emptied of its chips becomes grass."""
     o = seat_base(g, s)
     if g[g[H_O_LYING] + x] == 0:
         return
@@ -226,6 +239,11 @@ def _pick_up(g, s, x):
             g[g[H_O_CHIP_PLACE] + c] = backpack(s)
             g[g[H_O_LYING] + x] -= 1
             g[o + S_CHIPS] += 1
+            if g[g[H_O_LYING] + x] == 0:
+                t = g[g[H_O_TILE] + x]
+                if t == LOOT or t == ZUDA:
+                    g[g[H_O_TILE] + x] = GRASS
+                return
 
 
 @njit(inline="always", cache=True)
@@ -260,6 +278,19 @@ def _trip_ends(g, o):
 
 
 @njit(inline="always", cache=True)
+def _finish(g, s, o):
+    """S-05: seat ``s`` has his visa: he leaves the game, placed by the order of finishing
+    (the first to finish is the winner); his backpack leaves play with him."""
+    _trip_ends(g, o)
+    _off_cell(g, o)
+    g[o + S_WHERE] = CITY
+    g[H_FINISHED] += 1
+    g[o + S_PLACE] = g[H_FINISHED]
+    if g[H_FINISHED] == 1:
+        g[H_WINNER] = s
+
+
+@njit(inline="always", cache=True)
 def _to_butcher(g, o, cfg):
     """S-08: moved to the Butcher, who treats on credit."""
     if g[o + S_WHERE] != CITY:
@@ -272,6 +303,7 @@ def _to_butcher(g, o, cfg):
 def _lose_kit(g, o):
     """Container and bought items gone (arrest, death)."""
     g[o + S_CONTAINER] = NO_CONTAINER
+    g[o + S_CONTAINER_AT] = -1
     g[o + S_OZK] = 0
     g[o + S_PLIERS] = 0
     g[o + S_NUTS] = 0
@@ -320,12 +352,17 @@ def _death(g, s, cfg, rec, cause):
 
 @njit(inline="always", cache=True)
 def _trap_roll(g, s, cfg, rng, rec, prev, cause):
-    """S-15: survive on the roll (items laid on the previous cell, to the Butcher) or die.
+    """S-15: survive on the roll (the backpack's chips and container laid on the previous
+    cell; from the gate there is none and they are lost; then to the Butcher) or die.
     True if the turn ends."""
     o = seat_base(g, s)
     if die(rng, 1 + s, 6) >= cfg[C_SURVIVE_ON]:
         _chips_to(g, s, prev if prev >= 0 else BOX)
-        g[o + S_CONTAINER] = NO_CONTAINER
+        if carried_container(g, o) != NO_CONTAINER:
+            if prev >= 0:
+                g[o + S_CONTAINER_AT] = prev
+            else:
+                g[o + S_CONTAINER] = NO_CONTAINER
         _to_butcher(g, o, cfg)
         return True
     return _death(g, s, cfg, rec, cause)
@@ -333,12 +370,17 @@ def _trap_roll(g, s, cfg, rng, rec, prev, cause):
 
 @njit(cache=True)
 def _flip(g, rng, cfg):
-    """S-21: everyone in the Zone or at the fence back to the City; the Zone is reshuffled."""
+    """S-21: everyone in the Zone or at the fence back to the City; the Zone's tiles as they
+    lie (emptied loot cells are grass, S-14) are turned face down and reshuffled; chips lying
+    on cells go to the box, which lays them again only on a loot cell still holding its loot."""
     for t in range(g[H_SEATS]):
         o = seat_base(g, t)
         if g[o + S_WHERE] != CITY:
             _return_to_city(g, o, cfg)
         g[o + S_NUT_AT] = -1
+        if g[o + S_CONTAINER_AT] >= 0:  # a container laid on a cell is swept away with it
+            g[o + S_CONTAINER] = NO_CONTAINER
+            g[o + S_CONTAINER_AT] = -1
     for c in range(g[H_CHIPS]):
         if g[g[H_O_CHIP_PLACE] + c] >= 0:
             g[g[H_O_CHIP_PLACE] + c] = BOX
@@ -367,7 +409,7 @@ def _city(g, s, cfg, squares, prices, rng, fn, params, rec):
         if g[o + S_MONEY] >= cfg[C_PRICE_VISA]:  # S-05
             g[o + S_MONEY] -= cfg[C_PRICE_VISA]
             rec[R_BOUGHT_VISA, s] += 1
-            g[H_WINNER] = s
+            _finish(g, s, o)
             return
         while True:
             item = fn(D_BUY, s, g, params)
@@ -398,14 +440,14 @@ def _city(g, s, cfg, squares, prices, rng, fn, params, rec):
                     gain -= gain * cfg[C_SHARE] // 100
                 g[o + S_MONEY] += gain
                 rec[R_CHIPS_SOLD, s] += n
-                _chips_to(g, s, BOX)
+                _chips_to(g, s, GONE)
                 g[o + S_SHARED] = 0
         if not g[o + S_PARTNER] and not g[o + S_SHARED] and die(rng, 1 + s, 6) >= cfg[C_PARTNER_ON]:  # S-07
             g[o + S_PARTNER] = 1
             g[o + S_MONEY] += cfg[C_DEPOSIT]
             rec[R_PARTNERS, s] += 1
     elif kind == JELLY_ORDER:  # S-09
-        if g[o + S_CONTAINER] == FULL_CONTAINER:
+        if carried_container(g, o) == FULL_CONTAINER:
             g[o + S_MONEY] += cfg[C_REWARD]
             g[o + S_CONTAINER] = NO_CONTAINER
             rec[R_JELLY_DELIVERED, s] += 1
@@ -534,11 +576,13 @@ def _zone(g, s, cfg, rng, fn, params, rec):
         g[o + S_AT] = target
         g[g[H_O_OCC] + target] = s + 1
         t = tile(g, target)
-        steps = max(0, steps - (2 if t == SWAMP_2 else 3 if t == SWAMP_3 else 1))  # S-16
+        steps = max(0, steps - (g[H_HUMMOCKS_2] if t == SWAMP_2 else g[H_HUMMOCKS_3] if t == SWAMP_3 else 1))  # S-16
         if g[o + S_NUT_AT] == target:
             g[o + S_NUTS] += 1
             g[o + S_NUT_AT] = -1
         _pick_up(g, s, target)
+        if g[o + S_CONTAINER_AT] == target and load(g, o) < g[H_BACKPACK]:  # S-15: his container back
+            g[o + S_CONTAINER_AT] = -1
         if t == MOSQUITO_BALD:  # S-15
             if _death(g, s, cfg, rec, CAUSE_MOSQUITO):
                 return
@@ -546,7 +590,7 @@ def _zone(g, s, cfg, rng, fn, params, rec):
             if not (g[o + S_OZK] and t != TRAP) and _trap_roll(g, s, cfg, rng, rec, prev, CAUSE_TRAP):
                 return
         elif t == JELLY_BASEMENT:  # S-17
-            if g[o + S_CONTAINER] == EMPTY_CONTAINER:
+            if carried_container(g, o) == EMPTY_CONTAINER:
                 r = die(rng, 1 + s, 6)
                 if r >= cfg[C_FILL_ON]:
                     g[o + S_CONTAINER] = FULL_CONTAINER
@@ -561,12 +605,12 @@ def _zone(g, s, cfg, rng, fn, params, rec):
             if g[H_GOLDEN_USED] == 0 and g[H_GOLDEN_REVEALER] == s:
                 g[H_GOLDEN_USED] = 1
                 r = die(rng, 1 + s, 6)
-                if r == 1:
+                if r == cfg[C_GOLDEN_LIFE]:
                     g[o + S_LIVES] += 1
                     rec[R_GOLDEN_LIFE, s] += 1
-                elif r == 2:
+                elif r == cfg[C_GOLDEN_VISA]:
                     rec[R_GOLDEN_VISA, s] += 1
-                    g[H_WINNER] = s
+                    _finish(g, s, o)
                     return
                 else:
                     rec[R_GOLDEN_BONUS, s] += 1
@@ -591,7 +635,7 @@ def turn(g, s, cfg, squares, prices, rng, fn, params, rec):
         if die(rng, 1 + s, 6) >= cfg[C_RELEASE_ON]:
             g[o + S_JAILED] = 0
         return
-    if g[o + S_CONTAINER] == FULL_CONTAINER and g[o + S_FILLED] < g[H_ROUND]:  # S-17
+    if carried_container(g, o) == FULL_CONTAINER and g[o + S_FILLED] < g[H_ROUND]:  # S-17
         if die(rng, 1 + s, 6) >= cfg[C_ACCIDENT_ON]:
             g[o + S_CONTAINER] = NO_CONTAINER
             _to_butcher(g, o, cfg)
@@ -606,32 +650,57 @@ def turn(g, s, cfg, squares, prices, rng, fn, params, rec):
         _zone(g, s, cfg, rng, fn, params, rec)
 
 
+@njit(inline="always", cache=True)
+def _rank_the_rest(g, n_seats):
+    """S-05: the seats still in are placed after those who finished, by money (most
+    first; the earlier seat on ties). The last place is the loser."""
+    for _ in range(g[H_FINISHED], n_seats):
+        best = -1
+        for s in range(n_seats):
+            o = seat_base(g, s)
+            if g[o + S_PLACE] == 0 and (best < 0 or g[o + S_MONEY] > g[seat_base(g, best) + S_MONEY]):
+                best = s
+        g[H_FINISHED] += 1
+        g[seat_base(g, best) + S_PLACE] = g[H_FINISHED]
+
+
 # ``_nrt=False``: a game allocates no array, so numba's reference counting is
 # switched off here; with it, the helpers' array arguments cost an atomic
 # increment and decrement per call, about a third of the time (bench/stalkeriada.py).
 @njit(cache=True, _nrt=False)
 def play(g, rng, cfg, squares, prices, tiles0, fns, params, n_seats, rotation, rec, money_rounds):
-    """One game; seat ``s`` is played by player ``(s + rotation) % n_seats``.
-    Fills ``rec`` (fields x seats, money last) and ``money_rounds`` (round x seat
-    after each complete round); returns (winner seat or -1, length, seat turns)."""
+    """One game; seat ``s`` is played by player ``(s + rotation) % n_seats``. A seat
+    with his visa plays no more turns; the game ends when all but one have finished,
+    or at the round cap (S-05). Fills ``rec`` (fields x seats, money last) and
+    ``money_rounds`` (round x seat after each complete round); returns (winner seat
+    = the first to finish, or -1; length; seat turns; complete rounds)."""
     new_game(g, rng, cfg, tiles0, n_seats)
     rec[:] = 0
-    turns = 0
+    turns, complete = 0, 0
+    over = False
     for rnd in range(1, cfg[C_ROUND_CAP] + 1):
         g[H_ROUND] = rnd
         for s in range(n_seats):
+            if g[seat_base(g, s) + S_PLACE]:
+                continue
             p = (s + rotation) % n_seats
             turn(g, s, cfg, squares, prices, rng, fns[p], params[p], rec)
             turns += 1
-            if g[H_WINNER] >= 0:
+            if g[H_FINISHED] >= n_seats - 1:
+                over = True
                 break
-        if g[H_WINNER] >= 0:
+        if over:
             break
+        complete = rnd
         for s in range(n_seats):
             money_rounds[rnd - 1, s] = g[seat_base(g, s) + S_MONEY]
+    _rank_the_rest(g, n_seats)
     for s in range(n_seats):
-        rec[R_MONEY, s] = g[seat_base(g, s) + S_MONEY]
-    return g[H_WINNER], g[H_ROUND], turns
+        o = seat_base(g, s)
+        rec[R_MONEY, s] = g[o + S_MONEY]
+        rec[R_PLACE, s] = g[o + S_PLACE]
+        rec[R_LAST, s] = g[o + S_PLACE] == n_seats
+    return g[H_WINNER], g[H_ROUND], turns, complete
 
 
 @njit(cache=True)
@@ -662,21 +731,21 @@ _RECORDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64, ty
 def game_records(seed, first_game, n_games, rotation, template, tables, fns, params, n_seats,
                  results, records, money_rounds):
     """Games ``first_game ..`` one by one: ``results[i]`` = (winner seat, length,
-    turns), ``records[i]`` the per-seat fields, ``money_rounds[i]`` money by round."""
+    turns, complete rounds), ``records[i]`` the per-seat fields, ``money_rounds[i]``
+    money by round."""
     cfg, squares, prices, tiles0 = tables
     g = template.copy()
     rng = np.zeros(RNG_SIZE, np.uint64)
     seed_mixed = mix(np.uint64(seed))
     for i in range(n_games):
         _start_streams(rng, seed_mixed, first_game + i, n_seats)
-        w, length, turns = play(g, rng, cfg, squares, prices, tiles0, fns, params, n_seats, rotation,
-                                records[i], money_rounds[i])
-        results[i, 0], results[i, 1], results[i, 2] = w, length, turns
+        results[i, 0], results[i, 1], results[i, 2], results[i, 3] = play(
+            g, rng, cfg, squares, prices, tiles0, fns, params, n_seats, rotation, records[i], money_rounds[i])
 
 
 # tally sections (offsets ``at`` built by sim.run.stalkeriada)
 (T_GAMES, T_NO_WINNER, T_TURNS, T_WINS, T_SEAT_WINS, T_SEAT_GAMES, T_LENGTH, T_RECORD, T_MONEY_SQ,
- T_BOUGHT_GAMES, T_BOUGHT_WINS, T_MONEY_ROUND, T_ROUND_GAMES, T_END) = range(14)
+ T_BOUGHT_GAMES, T_BOUGHT_WINS, T_MONEY_ROUND, T_ROUND_GAMES, T_PLACES, T_END) = range(15)
 BOUGHT_ITEMS = (R_BOUGHT_OZK, R_BOUGHT_PLIERS, R_BOUGHT_NUT)
 BLOCK = 256
 """Games per parallel block; the sums do not depend on it."""
@@ -707,14 +776,13 @@ def run_games(seed, first, n, rotations, template, tables, fns, params, n_seats,
         for i in range(first + b * BLOCK, min(first + n, first + (b + 1) * BLOCK)):
             rotation = i % rotations
             _start_streams(rng, seed_mixed, i // rotations, P)
-            w, length, turns = play(g, rng, cfg, squares, prices, tiles0, fns, mine, P, rotation, rec,
-                                    money_rounds)
+            w, length, turns, complete = play(g, rng, cfg, squares, prices, tiles0, fns, mine, P, rotation, rec,
+                                              money_rounds)
             t[at[T_GAMES]] += 1
             t[at[T_TURNS]] += turns
             t[at[T_LENGTH] + length] += 1
             if w < 0:
                 t[at[T_NO_WINNER]] += 1
-            complete = length if w < 0 else length - 1
             t[at[T_ROUND_GAMES]: at[T_ROUND_GAMES] + complete] += 1
             for s in range(P):
                 p = (s + rotation) % P
@@ -726,6 +794,7 @@ def run_games(seed, first, n, rotations, template, tables, fns, params, n_seats,
                 for f in range(N_RECORD):
                     t[at[T_RECORD] + p * N_RECORD + f] += rec[f, s]
                 t[at[T_MONEY_SQ] + p] += rec[R_MONEY, s] * rec[R_MONEY, s]
+                t[at[T_PLACES] + p * P + rec[R_PLACE, s] - 1] += 1
                 for k in range(len(BOUGHT_ITEMS)):
                     if rec[BOUGHT_ITEMS[k], s] > 0:
                         t[at[T_BOUGHT_GAMES] + p * 3 + k] += 1

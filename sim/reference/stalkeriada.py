@@ -1,8 +1,10 @@
 """Reference Stalkeriada: the slow and obvious reading of docs/stalkeriada-resolution.md.
 
 One game is P stalkers (2 <= P <= 6) going round the City loop, over the fence
-and through the tile Zone until one of them buys the exit visa or wins it from
-the Golden Ball (RULES.md S-01..S-24; the contract decides where they differ).
+and through the tile Zone; a stalker who buys the exit visa or wins it from the
+Golden Ball finishes and leaves, and the game goes on until all but one have
+finished or the round cap comes (RULES.md S-01..S-24; the contract decides where
+they differ).
 Plain Python on Python ints (stdlib only); it exists to cross-check the fast
 kernel game for game, so every random number is drawn from its stream in
 exactly the order the contract gives.
@@ -30,10 +32,12 @@ Readings of the spec made here (where it does not say):
   order roll only after a JELLY answer of 1, the jelly accident roll only for a
   container filled in an earlier round, the Golden Ball roll only when it is
   unused and s revealed it.
-* ``money_by_round`` holds one row per round played to its end without a win:
-  the round in which someone wins is not recorded, even when the winner sat
-  last (so a won game has length - 1 rows, a game that hits the cap has cap rows).
-* ``turns`` counts every seat turn started, the winning turn included.
+* ``money_by_round`` holds one row per round played to its end: the round in
+  which the game ends by the last finish is not recorded, even when that seat
+  sat last (so such a game has length - 1 rows, a game that hits the cap has cap
+  rows).
+* ``turns`` counts every seat turn started, the finishing turns included; a
+  seat that has finished plays no turns.
 * ``jelly_orders`` counts orders given (the order_on roll succeeded and the seat
   got an empty container), not JELLY answers of 1.
 * ``crossings`` counts fence attempts from outside a fence cell that reached
@@ -120,8 +124,9 @@ EXIT = 6
 NUT = 10
 STOP = -1
 
-# Planner step weights of face-up cells (anything else 1; face down 2).
-FACE_UP_WEIGHT = {"swamp_2": 2, "swamp_3": 3, "stop": 3, "pointer": 3, "jumping_pointer": 3}
+# Planner step weights of face-up cells (swamps: their hummocks, at most 3; anything else 1;
+# face down 2).
+FACE_UP_WEIGHT = {"stop": 3, "pointer": 3, "jumping_pointer": 3}
 DEADLY_ALWAYS = frozenset(("mosquito_bald", "trap"))  # deadly to s whatever he wears
 COLLECT_BLOCKING = frozenset(("flip", "corridor"))    # blocked for the planner in collect mode only
 
@@ -214,6 +219,7 @@ def _half_towards_zero(money: int) -> int:
 # A chip's place is ("box", None) | ("cell", x) | ("seat", s).
 
 BOX = ("box", None)
+GONE = ("gone", None)  # S-06: sold loot leaves play
 
 
 class _Seat:
@@ -230,6 +236,7 @@ class _Seat:
         self.jailed = False
         self.chips = []          # chip numbers, in the order taken
         self.container = None    # None | EMPTY | FULL
+        self.container_at = None  # S-15: the cell his container was laid on after a trap (not carried)
         self.filled_round = 0
         self.ozk = False
         self.pliers = False
@@ -239,15 +246,24 @@ class _Seat:
         self.shared = False
         self.nut_at = None
         self.stats = {name: 0 for name in SEAT_COUNTERS}
+        self.finished = None     # S-05: the place in the order of finishing, once he has his visa
 
     def d6(self) -> int:
         return self.dice.die(6)
 
     def load(self) -> int:
-        return len(self.chips) + (0 if self.container is None else 1)
+        return len(self.chips) + (0 if self.carried() is None else 1)
 
     def has_loot(self) -> bool:
-        return bool(self.chips) or self.container == FULL
+        return bool(self.chips) or self.carried() == FULL
+
+    def carried(self):
+        """The container if he carries it (not laid on a cell), else None."""
+        return self.container if self.container_at is None else None
+
+    def lose_container(self) -> None:
+        self.container = None
+        self.container_at = None
 
     def in_zone_or_at_fence(self) -> bool:
         return self.place[0] in ("outside", "gate", "cell")
@@ -299,6 +315,7 @@ class _Game:
         self.seats = [_Seat(i, p, city["start_money"], seed, game) for i, p in enumerate(seat_params)]
         self.round = 0
         self.winner = None
+        self.finishers = 0
         self.turns = 0
 
     # ---- chips -----------------------------------------------------------
@@ -315,14 +332,14 @@ class _Game:
         return [c for c in range(self.n_chips) if self.chip_place[c] == ("cell", x)]
 
     def check_chips(self) -> None:
-        """The L chips are conserved: each in exactly one of box / a cell / a backpack."""
+        """The L chips are conserved: each in exactly one of box / gone / a cell / a backpack."""
         in_packs = 0
         for seat in self.seats:
             mine = [c for c in range(self.n_chips) if self.chip_place[c] == ("seat", seat.index)]
             assert sorted(seat.chips) == mine, "backpack and chip places disagree"
             assert seat.load() <= self.s["zone"]["backpack"], "backpack over its size"
             in_packs += len(seat.chips)
-        in_box = self.chip_place.count(BOX)
+        in_box = self.chip_place.count(BOX) + self.chip_place.count(GONE)
         on_cells = sum(1 for place in self.chip_place if place[0] == "cell")
         assert in_box + on_cells + in_packs == self.n_chips, "loot chips not conserved"
 
@@ -374,6 +391,18 @@ class _Game:
             seat.shared = True
         seat.place = ("city", self.exit_sq)
 
+    def finish(self, seat: _Seat, move=None) -> None:
+        """S-05: seat has his visa: he leaves the game (and his backpack leaves play with him),
+        placed by the order of finishing; the first to finish is the winner."""
+        self.trip_ends(seat)
+        seat.place = ("city", seat.place[1] if seat.place[0] == "city" else self.exit_sq)
+        self.finishers += 1
+        seat.finished = self.finishers
+        if self.winner is None:
+            self.winner = seat.index
+        if move is not None:
+            move.ended = True
+
     def go_to_butcher(self, seat: _Seat) -> None:
         """S-08: treated at the Butcher for a fee, even on credit."""
         if seat.in_zone_or_at_fence():
@@ -390,7 +419,7 @@ class _Game:
             return True
         for c in list(seat.chips):  # police confiscate; loot back to the cells it came from
             self.move_chip(c, ("cell", self.chip_origin[c]))
-        seat.container = None
+        seat.lose_container()
         seat.ozk = seat.pliers = False
         seat.nuts = 0
         seat.lives = 0
@@ -409,7 +438,7 @@ class _Game:
             return
         for c in list(seat.chips):
             self.move_chip(c, BOX)
-        seat.container = None
+        seat.lose_container()
         seat.ozk = seat.pliers = False
         seat.nuts = 0
         seat.shared = False
@@ -420,11 +449,16 @@ class _Game:
         move.ended = True
 
     def trap_roll(self, seat: _Seat, prev, cause: str, move: _Move) -> None:
-        """S-15: survive on trap_survive_on+, items laid on the previous cell, then the Butcher."""
+        """S-15: survive on trap_survive_on+, the backpack (chips, container) laid on the previous
+        cell (lost when he came from the gate), then the Butcher."""
         if seat.d6() >= self.s["zone"]["trap_survive_on"]:
             for c in list(seat.chips):
                 self.move_chip(c, BOX if prev is None else ("cell", prev))
-            seat.container = None
+            if seat.carried() is not None:
+                if prev is None:
+                    seat.lose_container()
+                else:
+                    seat.container_at = prev
             self.go_to_butcher(seat)
             move.ended = True
         else:
@@ -440,7 +474,7 @@ class _Game:
                 seat.jailed = False
             return
         # 2. Jelly accident (S-17).
-        if (seat.container == FULL and seat.filled_round < self.round
+        if (seat.carried() == FULL and seat.filled_round < self.round
                 and seat.d6() >= self.s["jelly"]["accident_on"]):
             seat.container = None
             self.go_to_butcher(seat)
@@ -475,7 +509,7 @@ class _Game:
             self.borscht(seat)
         elif square == "jelly_order":  # S-09
             jelly = self.s["jelly"]
-            if seat.container == FULL:
+            if seat.carried() == FULL:
                 seat.money += jelly["reward"]
                 seat.container = None
                 seat.stats["jelly_delivered"] += 1
@@ -491,7 +525,7 @@ class _Game:
         if seat.money >= shop["exit_visa"]:
             seat.money -= shop["exit_visa"]
             seat.stats["bought_exit_visa"] += 1
-            self.winner = seat.index
+            self.finish(seat)
             return
         while True:
             item = planner_buy(self, seat)
@@ -521,7 +555,7 @@ class _Game:
                 seat.money += gain
                 seat.stats["chips_sold"] += len(seat.chips)
                 for c in list(seat.chips):
-                    self.move_chip(c, BOX)
+                    self.move_chip(c, GONE)
                 seat.shared = False
         if not seat.partner and not seat.shared and seat.d6() >= bar["partner_on"]:
             seat.partner = True
@@ -642,15 +676,21 @@ class _Game:
         self.reveal(target, seat)  # S-13
         seat.place = ("cell", target)
         tile = self.tiles[target]
-        cost = {"swamp_2": 2, "swamp_3": 3}.get(tile, 1)  # S-16
+        zone = self.s["zone"]
+        cost = {"swamp_2": zone["swamp_2_hummocks"], "swamp_3": zone["swamp_3_hummocks"]}.get(tile, 1)  # S-16
         move.steps = max(0, move.steps - cost)
         if seat.nut_at == target:  # S-22: the nut is picked up
             seat.nuts += 1
             seat.nut_at = None
-        for c in self.chips_on(target):  # S-14
+        lying = self.chips_on(target)
+        for c in lying:  # S-14
             if seat.load() >= self.s["zone"]["backpack"]:
                 break
             self.move_chip(c, ("seat", seat.index))
+            if c == lying[-1] and tile in ("loot", "zuda"):  # S-14: emptied, the cell is grass
+                self.tiles[target] = "grass"
+        if seat.container_at == target and seat.load() < self.s["zone"]["backpack"]:  # S-15
+            seat.container_at = None
         self.tile_acts(seat, tile, prev, revealed_now, move)
 
     def tile_acts(self, seat: _Seat, tile: str, prev, revealed_now: bool, move: _Move) -> None:
@@ -662,7 +702,7 @@ class _Game:
         elif tile == "trap":
             self.trap_roll(seat, prev, "trap", move)
         elif tile == "jelly_basement":  # S-17
-            if seat.container == EMPTY:
+            if seat.carried() == EMPTY:
                 jelly = self.s["jelly"]
                 r = seat.d6()
                 if r >= jelly["fill_on"]:
@@ -679,13 +719,13 @@ class _Game:
             if not self.ball_used and self.ball_revealer == seat.index:
                 self.ball_used = True
                 r = seat.d6()
-                if r == 1:
+                zone = self.s["zone"]
+                if r == zone["golden_ball_life_roll"]:
                     seat.lives += 1
                     seat.stats["golden_life"] += 1
-                elif r == 2:
+                elif r == zone["golden_ball_visa_roll"]:
                     seat.stats["golden_visa"] += 1
-                    self.winner = seat.index
-                    move.ended = True
+                    self.finish(seat, move)
                 else:
                     seat.money += self.s["zone"]["golden_ball_bonus"]
                     seat.stats["golden_bonus"] += 1
@@ -702,6 +742,9 @@ class _Game:
         # loot, zuda, grass, swamps: nothing more.
 
     def flip(self) -> None:
+        """S-21: home with the backpacks; the tiles as they lie (emptied loot cells are grass)
+        face down and reshuffled; chips lying on cells to the box, which lays a chip again only
+        on a loot cell that still holds its loot."""
         for seat in self.seats:  # partner bonuses in seat order
             if seat.in_zone_or_at_fence():
                 self.return_to_city(seat)
@@ -710,6 +753,8 @@ class _Game:
                 self.move_chip(c, BOX)
         for seat in self.seats:
             seat.nut_at = None
+            if seat.container_at is not None:  # a container laid on a cell is swept away
+                seat.lose_container()
         self.face_up = [False] * self.n_cells
         _shuffle(self.tiles, self.board)
         self.ball_revealer = None
@@ -717,27 +762,36 @@ class _Game:
     # ---- the game --------------------------------------------------------
 
     def play(self) -> dict:
+        """S-05: rounds until all but one have finished (the game ends at that turn) or the cap;
+        then the seats still in are placed after the finishers, by money (the earlier seat on ties)."""
         cap = self.s["game"]["round_cap"]
+        P = len(self.seats)
         money_by_round = []
         length = cap
         for rnd in range(1, cap + 1):
             self.round = rnd
             for seat in self.seats:
-                self.play_turn(seat)
-                self.check_chips()
-                self.check_cells()
-                if self.winner is not None:
+                if seat.finished is None:
+                    self.play_turn(seat)
+                    self.check_chips()
+                    self.check_cells()
+                if self.finishers >= P - 1:
                     break
-            if self.winner is not None:
+            if self.finishers >= P - 1:
                 length = rnd
                 break
             money_by_round.append([seat.money for seat in self.seats])
+        still_in = sorted((s for s in self.seats if s.finished is None), key=lambda s: (-s.money, s.index))
+        for place, seat in enumerate(still_in, start=self.finishers + 1):
+            seat.finished = place
         record = {
             "winner": self.winner,
             "length": length,
             "turns": self.turns,
             "money_by_round": money_by_round,
             "money": [seat.money for seat in self.seats],
+            "place": [seat.finished for seat in self.seats],
+            "last": [int(seat.finished == P) for seat in self.seats],
         }
         for name in SEAT_COUNTERS:
             record[name] = [seat.stats[name] for seat in self.seats]
@@ -757,8 +811,13 @@ def _deadly(game: _Game, seat: _Seat, n: int) -> bool:
     return tile in DEADLY_ALWAYS or (tile in OZK_PROOF and not seat.ozk)
 
 
+def _faces_in(ambush_on: int) -> int:
+    """d6 faces that let s past a fence cell whose ambush comes on ambush_on or more (7: never)."""
+    return min(ambush_on, 7) - 1
+
+
 def _fence_score(game: _Game, seat: _Seat, j: int) -> int:
-    """12 x W x the chance to get in at fence j (fixed formula, default ambush rolls).
+    """12 x W x the chance to get in at fence j, by the content's fence weights and ambush rolls.
 
     0 whatever the fence if the front cell (0, j) is face up and deadly to s.
     """
@@ -766,14 +825,12 @@ def _fence_score(game: _Game, seat: _Seat, j: int) -> int:
         return 0
     f = game.s["fence"]
     w = f["gap"] + f["fence"] + f["ambush"]
+    chance = {"gap": 2 * _faces_in(f["gap_ambush_on"]),  # 12 x (faces in) / 6
+              "fence": 2 * _faces_in(f["pliers_ambush_on"]) if seat.pliers else 0,
+              "ambush": 0}
     if game.fence_up[j]:
-        kind = game.fence_types[j]
-        if kind == "gap":
-            return 6 * w
-        if kind == "fence" and seat.pliers:
-            return 10 * w
-        return 0
-    return 6 * f["gap"] + (10 * f["fence"] if seat.pliers else 0)
+        return chance[game.fence_types[j]] * w
+    return sum(chance[kind] * f[kind] for kind in FENCE_TYPES)
 
 
 def planner_fence(game: _Game, seat: _Seat) -> int:
@@ -824,19 +881,23 @@ def _blocked(game: _Game, seat: _Seat, n: int, home: bool) -> bool:
 def _weight(game: _Game, n: int) -> int:
     if not game.face_up[n]:
         return 2
-    return FACE_UP_WEIGHT.get(game.tiles[n], 1)
+    tile, zone = game.tiles[n], game.s["zone"]
+    if tile in ("swamp_2", "swamp_3"):  # S-16: its hummocks, at most 3
+        return min(zone[tile + "_hummocks"], 3)
+    return FACE_UP_WEIGHT.get(tile, 1)
 
 
 def _exit_cost(game: _Game, seat: _Seat, x: int):
-    """Exit cost of front-row cell (0, j), j < F, whose fence j is face up: a fence when s has
-    pliers 1 (ambush 1/6), a gap 2 (ambush 1/2); None if x is not an exit cell."""
+    """Exit cost of front-row cell (0, j), j < F, whose fence j is face up and a fence when s has
+    pliers or a gap: 1 + (the d6 faces that ambush him there) // 2 (default content: fence 1,
+    gap 2); None if x is not an exit cell."""
     if x >= game.n_fence or not game.fence_up[x]:
         return None
-    kind = game.fence_types[x]
+    kind, f = game.fence_types[x], game.s["fence"]
     if kind == "fence" and seat.pliers:
-        return 1
+        return 1 + (6 - _faces_in(f["pliers_ambush_on"])) // 2
     if kind == "gap":
-        return 2
+        return 1 + (6 - _faces_in(f["gap_ambush_on"])) // 2
     return None
 
 
@@ -844,8 +905,8 @@ def _is_goal(game: _Game, seat: _Seat, n: int, home: bool, with_chips) -> bool:
     up, tile = game.face_up[n], game.tiles[n]
     if home:  # both take him to the City with his backpack
         return up and tile in ("corridor", "flip")
-    return (not up or n in with_chips
-            or (up and tile == "jelly_basement" and seat.container == EMPTY)
+    return (not up or n in with_chips or n == seat.container_at
+            or (up and tile == "jelly_basement" and seat.carried() == EMPTY)
             or (up and tile == "golden_ball" and not game.ball_used and game.ball_revealer == seat.index))
 
 
@@ -902,7 +963,7 @@ def planner_step(game: _Game, seat: _Seat) -> int:
         return STOP if game.occupied_by_other(x, seat) else 0
     p = seat.params
     home = (len(seat.chips) >= p["home_at"] or seat.load() == game.s["zone"]["backpack"]
-            or seat.container == FULL)
+            or seat.carried() == FULL)
     best, best_d = _best_direction(game, seat, x, home)
     if best == math.inf and not home:  # nothing left to collect: go home
         home = True

@@ -21,6 +21,7 @@ from strategies.stalkeriada import BUILT_IN, StalkeriadaStrategy
 
 DEFAULT_PLAYERS = ("cautious", "greedy", "jelly", "rush")
 ITEMS = ("ozk", "pliers", "nut")
+PER_PLAYER_NAMES = {"place": "mean_place", "last": "p_last"}  # record sums read as means per game
 
 
 def get_stalkeriada_strategy(spec: str) -> StalkeriadaStrategy:
@@ -60,7 +61,8 @@ def compile_tables(sc: StalkeriadaContent):
         K.C_W_AMBUSH: s["fence"]["ambush"], K.C_GAP_ON: s["fence"]["gap_ambush_on"],
         K.C_PLIERS_ON: s["fence"]["pliers_ambush_on"], K.C_ROWS: s["zone"]["rows"], K.C_COLS: s["zone"]["cols"],
         K.C_BACKPACK: s["zone"]["backpack"], K.C_SURVIVE_ON: s["zone"]["trap_survive_on"],
-        K.C_GOLDEN_BONUS: s["zone"]["golden_ball_bonus"], K.C_ROUND_CAP: s["game"]["round_cap"],
+        K.C_GOLDEN_BONUS: s["zone"]["golden_ball_bonus"], K.C_GOLDEN_LIFE: s["zone"]["golden_ball_life_roll"],
+        K.C_GOLDEN_VISA: s["zone"]["golden_ball_visa_roll"], K.C_ROUND_CAP: s["game"]["round_cap"],
         K.C_ZUDA: s["tiles"]["zuda"], K.C_CHIPS: s["tiles"]["loot"] + s["tiles"]["zuda"],
     }.items():
         cfg[slot] = value
@@ -82,6 +84,8 @@ def game_template(sc: StalkeriadaContent, n_seats):
         K.H_BACKPACK: s["zone"]["backpack"], K.H_CHIPS: chips, K.H_ZUDA: s["tiles"]["zuda"],
         K.H_W_GAP: s["fence"]["gap"], K.H_W_FENCE: s["fence"]["fence"], K.H_W_AMBUSH: s["fence"]["ambush"],
         K.H_PRICE_OZK: s["shop"]["ozk"], K.H_PRICE_PLIERS: s["shop"]["pliers"], K.H_PRICE_NUT: s["shop"]["nut"],
+        K.H_HUMMOCKS_2: s["zone"]["swamp_2_hummocks"], K.H_HUMMOCKS_3: s["zone"]["swamp_3_hummocks"],
+        K.H_GAP_ON: s["fence"]["gap_ambush_on"], K.H_PLIERS_ON: s["fence"]["pliers_ambush_on"],
     }.items():
         g[slot] = value
     g[g[K.H_O_NBR]:g[K.H_O_NBR] + 6 * cells] = neighbour_table(rows, cols).ravel()
@@ -102,13 +106,13 @@ def _seating(players):
 
 def game_records(content: Content, players, *, seed, games, first_game=0, rotation=0):
     """Per-game results for tests: ``(results, records, money_rounds)`` with
-    ``results[i]`` = (winner seat or -1, length, turns), ``records[i, field, seat]``."""
+    ``results[i]`` = (winner seat or -1, length, turns, complete rounds), ``records[i, field, seat]``."""
     sc = load_stalkeriada(content)
     players = [get_stalkeriada_strategy(p) if isinstance(p, str) else p for p in players]
     fns, params = _seating(players)
     n = len(players)
     cap = sc.settings["game"]["round_cap"]
-    results = np.zeros((games, 3), np.int64)
+    results = np.zeros((games, 4), np.int64)
     records = np.zeros((games, K.N_RECORD, n), np.int64)
     money_rounds = np.zeros((games, cap, n), np.int64)
     K.game_records(seed, first_game, games, rotation, game_template(sc, n), compile_tables(sc), fns, params, n,
@@ -141,7 +145,8 @@ class StalkeriadaResult:
         return int(self.section(K.T_RECORD)[p * K.N_RECORD + K.RECORD_FIELDS.index(field)])
 
     def win_rates(self) -> pl.DataFrame:
-        """Win rate per player with its 95% Wilson interval, and the no-winner row."""
+        """Win rate (finished first: the first exit visa, S-05) per player with its 95%
+        Wilson interval, and the no-winner row (nobody finished by the round cap)."""
         wins, rows = self.section(K.T_WINS), []
         for p, name in enumerate(self.players):
             lo, hi = wilson(int(wins[p]), self.games)
@@ -193,16 +198,28 @@ class StalkeriadaResult:
                 "median": int(np.searchsorted(cdf, 0.5)), "p90": int(np.searchsorted(cdf, 0.9))}
 
     def per_player(self) -> pl.DataFrame:
-        """Per-player means per game: deaths by cause, arrests, purchases, jelly, money."""
+        """Per-player means per game: deaths by cause, arrests, purchases, jelly, money,
+        ``mean_place`` (1 = finished first, S-05) and ``p_last`` (the share of games placed last)."""
         rows = []
         sq = self.section(K.T_MONEY_SQ)
         for p, name in enumerate(self.players):
             row = {"strategy": name}
             for field in K.RECORD_FIELDS:
-                row[field] = self._record(p, field) / self.games
+                row[PER_PLAYER_NAMES.get(field, field)] = self._record(p, field) / self.games
             lo, hi = mean_interval(self._record(p, "money"), float(sq[p]), self.games)
             row.update(money_ci_low=lo, money_ci_high=hi)
             rows.append(row)
+        return pl.DataFrame(rows)
+
+    def places(self) -> pl.DataFrame:
+        """The finishing order (S-05): how often each player took each place, with 95% intervals."""
+        P, counts, rows = len(self.players), self.section(K.T_PLACES), []
+        for p, name in enumerate(self.players):
+            for place in range(1, P + 1):
+                n = int(counts[p * P + place - 1])
+                lo, hi = wilson(n, self.games)
+                rows.append({"strategy": name, "place": place, "games": n, "share": n / self.games,
+                             "ci_low": lo, "ci_high": hi})
         return pl.DataFrame(rows)
 
     def deaths(self) -> pl.DataFrame:
@@ -248,6 +265,7 @@ class StalkeriadaResult:
             "rotate_seats": self.rotations > 1, "round_cap": self.round_cap,
             "win_rates": self.win_rates().to_dicts(), "seat_advantage": self.seat_advantage().to_dicts(),
             "length": self.length_summary(), "per_player": self.per_player().to_dicts(),
+            "finishing_order": self.places().to_dicts(),
             "items": self.items().to_dicts(), "turns": self.turns, "elapsed_s": self.elapsed_s,
             "player_turns_per_s": self.turns / self.elapsed_s if self.elapsed_s > 0 else None,
         }
@@ -256,7 +274,8 @@ class StalkeriadaResult:
 def _sections(P, cap):
     sizes = {K.T_GAMES: 1, K.T_NO_WINNER: 1, K.T_TURNS: 1, K.T_WINS: P, K.T_SEAT_WINS: P * P,
              K.T_SEAT_GAMES: P * P, K.T_LENGTH: cap + 1, K.T_RECORD: P * K.N_RECORD, K.T_MONEY_SQ: P,
-             K.T_BOUGHT_GAMES: P * 3, K.T_BOUGHT_WINS: P * 3, K.T_MONEY_ROUND: P * cap, K.T_ROUND_GAMES: cap}
+             K.T_BOUGHT_GAMES: P * 3, K.T_BOUGHT_WINS: P * 3, K.T_MONEY_ROUND: P * cap, K.T_ROUND_GAMES: cap,
+             K.T_PLACES: P * P}
     return np.concatenate([[0], np.cumsum([sizes[k] for k in range(K.T_END)])]).astype(np.int64)
 
 
@@ -290,8 +309,9 @@ def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats
 
 @dataclass
 class RoundRobin:
-    """Win rate of strategy i over all games that had strategy j at the table
-    (``rate[i, j]``, 95% Wilson ``low`` / ``high``), and the same as a long table."""
+    """Win rate (finished first) of strategy i over all games that had strategy j at
+    the table (``rate[i, j]``, 95% Wilson ``low`` / ``high``), and the same as a long
+    table with i's mean place and share of last places in those games (S-05)."""
 
     rate: np.ndarray
     low: np.ndarray
@@ -305,6 +325,7 @@ def round_robin(content: Content, names, set_size, *, games, seed, on_progress=N
     seat rotation, all sets on the same seed (common dice)."""
     n = len(names)
     wins, played = np.zeros((n, n), np.int64), np.zeros((n, n), np.int64)
+    place_sum, last = np.zeros((n, n), np.int64), np.zeros((n, n), np.int64)
     elapsed, done = 0.0, 0
     for group in itertools.combinations(range(n), set_size):
         def progress(k, _total, _width, base=done):
@@ -321,6 +342,8 @@ def round_robin(content: Content, names, set_size, *, games, seed, on_progress=N
                 if i != j:
                     wins[i, j] += won[a]
                     played[i, j] += result.games
+                    place_sum[i, j] += result._record(a, "place")
+                    last[i, j] += result._record(a, "last")
     rate, low, high = (np.full((n, n), np.nan) for _ in range(3))
     rows = []
     for i, j in itertools.permutations(range(n), 2):
@@ -329,7 +352,8 @@ def round_robin(content: Content, names, set_size, *, games, seed, on_progress=N
             low[i, j], high[i, j] = wilson(int(wins[i, j]), int(played[i, j]))
             rows.append({"strategy": names[i], "against": names[j], "wins": int(wins[i, j]),
                          "games": int(played[i, j]), "win_rate": rate[i, j], "ci_low": low[i, j],
-                         "ci_high": high[i, j]})
+                         "ci_high": high[i, j], "mean_place": place_sum[i, j] / played[i, j],
+                         "p_last": last[i, j] / played[i, j]})
     return RoundRobin(rate, low, high, pl.DataFrame(rows), elapsed)
 
 
