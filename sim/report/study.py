@@ -370,8 +370,24 @@ def stalkeriada_step(content, study, out):
     from sim.report.charts import matrix_chart
     from sim.run.stalkeriada import DEFAULT_PLAYERS, round_robin
 
+    from sim.run.stalkeriada import simulate_stalkeriada
+
     s = Section("Stalkeriada matchups")
     names, seed, n = list(DEFAULT_PLAYERS), study.settings["seed"], study.trials["stalkeriada"]
+    table = simulate_stalkeriada(content, names, games=n, seed=seed, rotate_seats=True)
+    wins = table.win_rates()
+    none = wins.filter(pl.col("strategy") == "(no winner)").row(0, named=True)
+    length = table.length_summary()
+    s.text(f"**No winner in {none['win_rate']:.1%} of games** [{none['ci_low']:.1%}, {none['ci_high']:.1%}] at the "
+           f"full table ({', '.join(names)}; {table.games:,} games, every seat order, seed {seed}): nobody buys "
+           f"an exit visa (S-05) within the round cap of {table.round_cap:,} rounds. Games last {length['mean']:.0f} "
+           f"rounds on average (median {length['median']:.0f}). Sold loot leaves play (S-06, S-14, S-21), so the "
+           "money in a game is bounded; the shop's visa price (stalkeriada.toml) against the loot prices sets "
+           "whether anyone can finish.")
+    s.table(table.per_player().select("strategy", "mean_place", "p_last").join(
+        wins.select("strategy", "win_rate", "ci_low", "ci_high"), on="strategy", how="left"),
+        f"The full table: finished first (win rate), mean place (S-05: by finishing order, then by money at the cap) "
+        f"and the share placed last · {table.games:,} games, seed {seed}")
     rr = round_robin(content, names, 2, games=n, seed=seed)
     write_parquet(out / "stalkeriada_matrix.parquet", rr.table)
     sc = load_stalkeriada(content)
