@@ -226,3 +226,42 @@ def test_tuning_reshops_and_converges_with_a_budget(content):
     assert inside(tuned.values, tuned.prices, ctx.price_step)
     assert tuned.prices["glonass"] != tuned.start["glonass"]
     assert all(p % ctx.price_step == 0 for p in tuned.prices.values())
+
+
+# --- the commands
+
+
+def test_value_cli_json_contract(tmp_path):
+    from tests.conftest import zonesim_json
+    out = zonesim_json("value", "--quick", "--items", "glonass,ak47", "--out", tmp_path / "run", cwd=tmp_path)
+    assert set(out["context"]) >= {"mode", "outcome", "days", "budgets", "strategies", "trials", "seed", "tiers"}
+    rows = {r["item"]: r for r in out["items"]}
+    assert set(rows) == {"glonass", "ak47"}
+    for row in rows.values():
+        assert set(row) >= {"item", "family", "price", "value_g", "value_g_ci95", "effect", "effect_ci95",
+                            "verdict", "tiers"}
+        assert len(row["tiers"]) == len(out["context"]["budgets"])
+    assert rows["ak47"]["verdict"] == "no use here"
+    assert (tmp_path / "run" / "economy.parquet").is_file() and (tmp_path / "run" / "manifest.json").is_file()
+
+
+def test_tune_cli_writes_the_tuned_content(tmp_path):
+    from tests.conftest import zonesim_json
+    out = zonesim_json("tune", "--quick", "--items", "glonass", "--rounds", "2", "--out", tmp_path / "t",
+                       cwd=tmp_path)
+    assert set(out) >= {"converged", "rounds", "prices"}
+    (row,) = out["prices"]
+    assert set(row) == {"item", "old_price", "new_price", "fair_price_ci95"} and row["item"] == "glonass"
+    tuned = load_content(tmp_path / "t" / "content")
+    assert tuned.items["glonass"]["price"] == row["new_price"] != row["old_price"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (("value", "--items", "unobtainium"), "zonesim: error: --items: unknown card 'unobtainium'"),
+    (("value", "--quick", "-m", "snork"), "zonesim: error: --quick and --items: for whole-game values"),
+    (("tune", "--damping", "0"), "zonesim: error: --damping: 0.0; give a fraction in (0, 1]"),
+])
+def test_economy_cli_bad_input_is_one_line(tmp_path, args, message):
+    from tests.conftest import zonesim
+    proc = zonesim(*args, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.startswith(message) and proc.stderr.count("\n") == 1, proc.stderr
