@@ -61,7 +61,7 @@ def edited_content(tmp_path, file, old, new, name="content"):
 def zonesim(*args, cwd=None, env=None):
     """Run ``python -m sim ARGS`` and capture its output."""
     return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
-                          timeout=300, cwd=cwd, env=env)
+                          timeout=900, cwd=cwd, env=env)
 
 
 def zonesim_json(*args, cwd=None, env=None):

@@ -36,8 +36,7 @@ def tune(
     rounds: Optional[int] = typer.Option(None, help="At most this many measure-and-move rounds (default: 6 for "
                                                     "whole-game prices, 12 in a scenario)."),
     damping: Optional[float] = typer.Option(None, help="Each round moves a price this fraction of the way to its "
-                                                       "fair price (default: 1 for whole-game prices, 0.5 in a "
-                                                       "scenario)."),
+                                                       "fair price (default 0.5)."),
     quick: bool = typer.Option(False, "--quick", help="Whole-game prices: economy.toml's quick trial counts."),
     items: str = typer.Option("", metavar="ID,ID", help="Whole-game prices: tune only these cards (default: all)."),
     trials: int = typer.Option(40_000, help="Paired trials per item and round."),
@@ -86,7 +85,7 @@ def tune(
         raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
     if mode is None and not monster and not strategy and objective == "equal-value" and not _scenario_loadout(loadout):
         game = load_content(content)
-        return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 1.0,
+        return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
                             as_json=as_json, out=out, items=items)
     if quick or items:
         raise UsageProblem("--quick and --items: for whole-game prices; drop the scenario options "

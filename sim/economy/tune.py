@@ -1,13 +1,21 @@
-"""Price tuning over the declared context: every price moves toward its value
-in G, so that every card is worth its price (equal value per G).
+"""Price tuning over the declared context: equal value per G for every card.
 
-A card's value in G is its fair price (compensating variation: no exchange
-rate needed). Each round values every card at the current prices, then moves
-each price ``damping`` of the way to its value, rounded to the declared price
-step and never below one step. A card that changes nothing anywhere in the
-context ("no use here" at every tier) keeps its price: nothing says what it
-is worth. Tuning stops when every price lies inside its value interval widened
-to whole price steps (the rounding cannot do better), or after ``rounds``."""
+Each round values every card at the current prices (its value in G,
+compensating variation). The fair price of a card is its value times the
+round's price level ``k``: the total price of the moving cards over their
+total value. So prices end proportional to values and the total of the
+moving cards' prices stays what the designer set, with no inflation and no
+deflation. Without that anchor every price could sink together, because
+cheaper kit makes a G buy more.
+
+Each price moves ``damping`` of the way to its fair price, rounded to the
+declared price step and never below one step. A card that changes nothing
+anywhere in the context ("no use here" at every tier) keeps its price: nothing
+says what it is worth, and it is left out of the level. Tuning stops when every
+moving price lies inside its fair-price interval (``k`` times the value
+interval) widened to whole price steps, since rounding cannot do better; then
+each moving price is set to its fair price, rounded, so identical cards end at
+one price. Otherwise it stops after ``rounds``."""
 
 from __future__ import annotations
 
@@ -25,12 +33,13 @@ from sim.run.tune import with_prices
 
 @dataclass
 class EconomyTune:
-    """Prices by round, the last round's values and whether they converged."""
+    """Prices by round, the last round's values and level, and whether they converged."""
 
     context: EconomyContext
     start: dict
     history: list  # prices at the start of each round, the final ones last
     values: EconomyResult
+    level: float
     converged: bool
     elapsed_s: float
 
@@ -38,59 +47,67 @@ class EconomyTune:
     def prices(self) -> dict:
         return self.history[-1]
 
+    def fair(self, row) -> list:
+        """A card's fair-price interval: its value interval at the price level."""
+        return [self.level * v for v in row["value_g_ci95"]]
+
     def history_frame(self) -> pl.DataFrame:
         """Price per round and item (round 0: the content's prices)."""
         return pl.DataFrame([{"round": k, "item": i, "price": float(p)} for k, prices in enumerate(self.history)
                              for i, p in prices.items()])
 
     def table(self) -> pl.DataFrame:
-        """One row per card: old and new price, its value in G with the interval, verdict."""
+        """One row per card: old and new price, its value in G, its fair-price interval, verdict."""
         return pl.DataFrame([{"item": r["item"], "old_price": self.start[r["item"]], "new_price": self.prices[r["item"]],
-                              "value_g": r["value_g"], "fair_low": r["value_g_ci95"][0],
-                              "fair_high": r["value_g_ci95"][1], "verdict": r["verdict"]} for r in self.values.items])
+                              "value_g": r["value_g"], "fair_low": self.fair(r)[0], "fair_high": self.fair(r)[1],
+                              "verdict": r["verdict"]} for r in self.values.items])
 
     def to_json(self) -> dict:
         """The JSON of ``zonesim tune --json`` (README "JSON contracts")."""
-        fair = {row["item"]: row["value_g_ci95"] for row in self.values.items}
-        return {"converged": self.converged, "rounds": len(self.history) - 1, "context": self.context.describe(),
-                "elapsed_s": self.elapsed_s,
+        rows = {row["item"]: row for row in self.values.items}
+        return {"converged": self.converged, "rounds": len(self.history) - 1, "price_level": self.level,
+                "context": self.context.describe(), "elapsed_s": self.elapsed_s,
                 "prices": [{"item": i, "old_price": self.start[i], "new_price": self.prices[i],
-                            "fair_price_ci95": [v if math.isfinite(v) else None for v in fair[i]]}
+                            "fair_price_ci95": [v if math.isfinite(v) else None for v in self.fair(rows[i])]}
                            for i in self.start]}
 
 
 def band(low, high, step):
-    """The prices a card with value interval ``[low, high]`` may have: the
+    """The prices a card with fair-price interval ``[low, high]`` may have: the
     interval widened to whole price steps, at least one step."""
     floor = max(step, step * math.floor(low / step))
     ceil = max(step, step * math.ceil(high / step)) if math.isfinite(high) else math.inf
     return floor, ceil
 
 
-def next_price(price, value, step, damping):
-    """``damping`` of the way from ``price`` to ``value``, rounded to ``step``, at least one step."""
-    if not math.isfinite(value):
+def next_price(price, fair, step, damping):
+    """``damping`` of the way from ``price`` to ``fair``, rounded to ``step``, at least one step."""
+    if not math.isfinite(fair):
         return price
-    return max(step, step * round((price + damping * (value - price)) / step))
+    return max(step, step * round((price + damping * (fair - price)) / step))
 
 
-def tune_economy(content: Content, ctx: EconomyContext, *, rounds=6, damping=1.0, items=None,
-                 on_progress=None) -> EconomyTune:
-    """Tune every valued card's price (module doc). ``on_progress(done, total, label)``."""
-    started = time.perf_counter()
-    result = item_economy(content, ctx, items=items, on_progress=_round_progress(on_progress, 0, rounds))
-    start = {row["item"]: row["price"] for row in result.items}
-    history, prices = [dict(start)], dict(start)
-    for k in range(1, rounds + 1):
-        if inside(result, prices, ctx.price_step):
-            return EconomyTune(ctx, start, history, result, True, time.perf_counter() - started)
-        prices = {**prices, **{row["item"]: next_price(prices[row["item"]], row["value_g"], ctx.price_step, damping)
-                               for row in _moving(result)}}
-        history.append(dict(prices))
-        result = item_economy(with_prices(content, prices), ctx, items=items,
-                              on_progress=_round_progress(on_progress, k, rounds))
-    return EconomyTune(ctx, start, history, result, inside(result, prices, ctx.price_step),
-                       time.perf_counter() - started)
+def price_level(result: EconomyResult, prices: dict) -> float:
+    """G of price per G of value over the moving cards (1 if they are worth nothing)."""
+    moving = _moving(result)
+    total = sum(row["value_g"] for row in moving if math.isfinite(row["value_g"]))
+    return sum(prices[row["item"]] for row in moving) / total if total > 0 else 1.0
+
+
+def inside(result, prices, step, level) -> bool:
+    """Every moving card's price lies in its fair-price ``band``."""
+    for row in _moving(result):
+        low, high = band(level * row["value_g_ci95"][0], level * row["value_g_ci95"][1], step)
+        if not low <= prices[row["item"]] <= high:
+            return False
+    return True
+
+
+def _snap(result, prices, step, level) -> dict:
+    """Converged prices set to their fair prices rounded to the step (inside
+    their bands already), so identical cards end at one price."""
+    return {**prices, **{row["item"]: next_price(prices[row["item"]], level * row["value_g"], step, 1.0)
+                         for row in _moving(result)}}
 
 
 def _moving(result):
@@ -98,13 +115,27 @@ def _moving(result):
     return [row for row in result.items if row["verdict"] != "no use here"]
 
 
-def inside(result, prices, step) -> bool:
-    """Every moving card's price lies in its value interval's ``band``."""
-    for row in _moving(result):
-        low, high = band(*row["value_g_ci95"], step)
-        if not low <= prices[row["item"]] <= high:
-            return False
-    return True
+def tune_economy(content: Content, ctx: EconomyContext, *, rounds=6, damping=0.5, items=None,
+                 on_progress=None) -> EconomyTune:
+    """Tune every valued card's price (module doc). ``on_progress(done, total, label)``."""
+    started = time.perf_counter()
+    result = item_economy(content, ctx, items=items, on_progress=_round_progress(on_progress, 0, rounds))
+    start = {row["item"]: row["price"] for row in result.items}
+    history, prices = [dict(start)], dict(start)
+    for k in range(1, rounds + 1):
+        level = price_level(result, prices)
+        if inside(result, prices, ctx.price_step, level):
+            snapped = _snap(result, prices, ctx.price_step, level)
+            return EconomyTune(ctx, start, history + ([snapped] if snapped != prices else []), result, level, True,
+                               time.perf_counter() - started)
+        prices = {**prices, **{row["item"]: next_price(prices[row["item"]], level * row["value_g"], ctx.price_step,
+                                                       damping) for row in _moving(result)}}
+        history.append(dict(prices))
+        result = item_economy(with_prices(content, prices), ctx, items=items,
+                              on_progress=_round_progress(on_progress, k, rounds))
+    level = price_level(result, prices)
+    return EconomyTune(ctx, start, history, result, level, inside(result, prices, ctx.price_step, level),
+                       time.perf_counter() - started)
 
 
 def _round_progress(on_progress, k, rounds):

@@ -146,7 +146,7 @@ def economy_step(content, study, out):
     s.text("A card's value in G is the extra budget a stalker who cannot have the card needs, re-shopping the best "
            "kit he can, to finish his campaigns as fast as a stalker handed the card for free (compensating "
            "variation, on the same campaign dice). It never reads the card's price, so a card is fairly priced when "
-           "its price lies inside its value interval; `zonesim tune` moves prices there. Verdicts: *no use here* "
+           "its price lies inside its value interval; `zonesim tune` moves prices toward equal value per G. Verdicts: *no use here* "
            "(the card changes nothing on these campaigns), *over-priced* / *under-priced* (the whole 95% interval "
            "lies below / above the price), else *fair*. The value is the mean over the budget tiers; the effect is "
            "the change in days to spare (more is faster).")
@@ -188,7 +188,7 @@ def values_step(content, study, out):
     from sim.report.charts import value_price_chart
     from sim.run.value import fight_measure, item_values, synergies, synergy_pairs
 
-    s = Section("Item values and fair prices")
+    s = Section("Item values in one fight (a narrow view: one loadout, one monster)")
     base, monsters = study.tiers[study.settings["value_tier"]], study.settings["value_monsters"]
     strategy, seed, n = strategies.get(study.settings["strategy"]), study.settings["seed"], study.trials["values"]
     measure = fight_measure(content, monsters, strategy)
@@ -312,7 +312,7 @@ def tune_step(content, study, out):
     from sim.run.tune import price_history, tune_prices
     from sim.run.value import fight_measure
 
-    s = Section("Price tuning")
+    s = Section("Price tuning in one fight (a narrow view)")
     base, monsters = study.tiers[study.settings["value_tier"]], study.settings["value_monsters"]
     strategy, seed = strategies.get(study.settings["strategy"]), study.settings["seed"]
     n, rounds, budget = study.trials["tune"], study.trials["tune_rounds"], study.settings["tune_budget"]
