@@ -64,6 +64,8 @@ def _map_error(path: Path, *fragments: str, terrain=None) -> str:
 
 def test_content_ids_terrain_present():
     """Every terrain id of RULES.md "Content ids" exists in the shipped terrain.toml."""
+    if not RULES_MD.is_file():
+        pytest.skip(f"{RULES_MD} (the rule catalog) not found beside the checkout")
     section = RULES_MD.read_text(encoding="utf-8").split("## Content ids", 1)[1]
     line = next(x for x in section.splitlines() if x.startswith("- terrain:"))
     ids = re.findall(r"`(\w+)`", line)

@@ -21,9 +21,10 @@ def quick(tmp_path_factory):
 
 def test_report_has_every_section_and_its_figures(quick):
     md = (quick / "report.md").read_text()
-    for title in ("Fights: survival by monster and loadout tier", "Item values and fair prices",
-                  "Loadouts: what each budget buys", "Tactical skirmishes", "Price tuning", "Journeys on the default map",
-                  "Stalkeriada matchups"):
+    for title in ("Item economy: what every card is worth in G", "Fights: survival by monster and loadout tier",
+                  "Item values in one fight (a narrow view: one loadout, one monster)",
+                  "Loadouts: what each budget buys", "Tactical skirmishes", "Price tuning in one fight (a narrow view)",
+                  "Journeys on the default map", "Stalkeriada matchups"):
         assert f"## {title}" in md
     images = re.findall(r"!\[(.*?)\]\((.*?)\)", md)
     assert len(images) >= 6
@@ -37,7 +38,11 @@ def test_report_has_every_section_and_its_figures(quick):
 
 def test_report_tables_and_manifest(quick):
     manifest = json.loads((quick / "manifest.json").read_text())
-    assert manifest["quick"] and set(manifest["steps"]) >= {"Price tuning", "Tactical skirmishes"}
+    assert manifest["quick"] and set(manifest["steps"]) >= {"Item economy: what every card is worth in G",
+                                                            "Tactical skirmishes"}
+    economy = pl.read_parquet(quick / "economy.parquet")
+    assert economy.height == 38 and (economy["value_g"] >= 0).all()
+    assert economy.filter(pl.col("item") == "ak47")["verdict"].to_list() == ["no use here"]
     fights = pl.read_parquet(quick / "fights.parquet")
     assert fights.height == 7 * 4 and fights["trials"].unique().to_list() == [manifest["trials"]["fights"]]
     by_tier = fights.group_by("tier").agg(pl.col("p_survive").mean()).sort("p_survive")

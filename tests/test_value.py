@@ -42,11 +42,12 @@ def test_value_is_the_difference_of_the_same_seeded_runs(content, values):
 
 
 def test_an_item_that_changes_nothing_is_worth_exactly_zero(values):
-    """The fighter never tries to escape: escape items change no trial at all."""
+    """The fighter never tries to escape: escape items change no trial at all,
+    so they are "no use here", never "over-priced"."""
     for item in ("smoke_bomb", "camo_cloak", "stealth_generator"):
         row = _row(values, item)
         assert (row["value"], row["ci_low"], row["ci_high"]) == (0.0, 0.0, 0.0)
-        assert row["verdict"] == "over-priced"
+        assert row["verdict"] == "no use here"
 
 
 def test_a_dominating_item_is_worth_more(values):
@@ -93,7 +94,7 @@ def test_a_useless_new_item_is_worth_zero(tmp_path):
     result = item_values(game, BASE, fight_measure(game, ["snork"], strategies.get("fighter")), trials=20_000,
                          seed=5)
     row = _row(result, "paper_hat")
-    assert (row["value"], row["ci_low"], row["ci_high"], row["verdict"]) == (0.0, 0.0, 0.0, "over-priced")
+    assert (row["value"], row["ci_low"], row["ci_high"], row["verdict"]) == (0.0, 0.0, 0.0, "no use here")
 
 
 def test_values_per_strategy_and_until_a_target_interval(tmp_path):
@@ -151,11 +152,12 @@ def test_value_cli_skirmish_mode():
 
 def test_no_exchange_rate_gives_no_verdict(content):
     """A runner at reputation 0 always escapes (Z-33): nothing has value, no rate
-    can be fitted, and no item is called over- or under-priced."""
+    can be fitted, and no item is called over- or under-priced: each changes no
+    trial, so each is of no use here."""
     result = item_values(content, BASE, fight_measure(content, ["bloodsucker"], strategies.get("runner")),
                          trials=2_000, seed=1)
     priced = result.table.filter(result.table["cost_change"] > 0)
-    assert math.isnan(result.rate) and set(priced["verdict"]) == {"n/a (no exchange rate)"}
+    assert math.isnan(result.rate) and set(priced["verdict"]) == {"no use here"}
 
 
 def test_synergy_is_the_pairs_value_minus_its_parts(content):

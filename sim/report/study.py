@@ -158,7 +158,8 @@ def economy_step(content, study, out):
                "whose effective reputation is at most `escape_auto_max` (rules.toml, [A] Z-33) always escapes, so he "
                "rarely fires a shot on these campaigns. What fighting gear is worth when a fight cannot be avoided "
                "shows in the fight and skirmish sections below.")
-    s.image("charts/economy.png", context)
+    s.image("charts/economy.png", context + " · assumed [A]: the event tables, monster groups and orders "
+            "(journey.toml), the bestiary (monsters.toml), item numbers and prices (items.toml)")
     cols = ["item", "family", "price", "value_g", "value_low", "value_high", "effect", "verdict"]
     flat = table.with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
                               pl.col("value_g_ci95").list.get(1).alias("value_high"))
