@@ -251,13 +251,15 @@ def test_value_cli_json_contract(tmp_path):
 
 def test_tune_cli_writes_the_tuned_content(tmp_path):
     from tests.conftest import zonesim_json
-    out = zonesim_json("tune", "--quick", "--items", "glonass", "--rounds", "2", "--out", tmp_path / "t",
+    out = zonesim_json("tune", "--quick", "--items", "glonass,dosimeter", "--rounds", "2", "--out", tmp_path / "t",
                        cwd=tmp_path)
-    assert set(out) >= {"converged", "rounds", "prices"}
-    (row,) = out["prices"]
-    assert set(row) == {"item", "old_price", "new_price", "fair_price_ci95"} and row["item"] == "glonass"
+    assert set(out) >= {"converged", "rounds", "price_level", "prices"}
+    assert {row["item"] for row in out["prices"]} == {"glonass", "dosimeter"}
     tuned = load_content(tmp_path / "t" / "content")
-    assert tuned.items["glonass"]["price"] == row["new_price"] != row["old_price"]
+    for row in out["prices"]:
+        assert set(row) == {"item", "old_price", "new_price", "fair_price_ci95"}
+        assert tuned.items[row["item"]]["price"] == row["new_price"]
+    assert any(row["new_price"] != row["old_price"] for row in out["prices"]), out
 
 
 @pytest.mark.parametrize("args,message", [
