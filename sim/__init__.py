@@ -2,7 +2,10 @@
 
 Importing ``sim`` points numba's on-disk cache at a folder keyed by a digest of
 every kernel and strategy source file, so a change to a helper inlined from
-another module can never be served from a stale cache.
+another module can never be served from a stale cache. Inside that folder a
+kernel is filed by its path within the project and stamped by its content, so
+every checkout of the same source (a fresh clone, a reinstall) shares one
+compiled cache.
 """
 
 import hashlib
@@ -37,6 +40,33 @@ def _point_numba_cache():
         sys.modules["numba"].config.CACHE_DIR = cache
 
 
+def _file_by_project_path():
+    """Put ``_ProjectPathLocator`` first among numba's cache locators."""
+    from numba.core import caching
+
+    class _ProjectPathLocator(caching.UserProvidedCacheLocator):
+        """A project file's cache under its project-relative folder, stamped by its content."""
+
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            folder = Path(py_file).resolve().parent.relative_to(_ROOT.parent)
+            self._cache_path = os.path.join(caching.config.CACHE_DIR, "_".join(folder.parts))
+
+        def get_source_stamp(self):
+            return hashlib.sha256(Path(self._py_file).read_bytes()).hexdigest()
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not Path(py_file).resolve().is_relative_to(_ROOT.parent):
+                return None
+            return super().from_function(py_func, py_file)
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # named _CacheImpl before numba 0.68
+    impl._locator_classes = [_ProjectPathLocator] + [c for c in impl._locator_classes
+                                                     if c.__name__ != "_ProjectPathLocator"]
+
+
 _point_numba_cache()
+_file_by_project_path()
 # decisions are passed to the kernels as first-class functions (measured and chosen: README)
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
