@@ -162,8 +162,10 @@ def test_no_exchange_rate_gives_no_verdict(content):
 
 def test_synergy_is_the_pairs_value_minus_its_parts(content):
     """Pairs on common dice: a do-nothing item has no synergy with anything (0
-    exactly); Doktor's +2 per use (Z-03) makes stimulators worth more together;
-    two modifiers of one firearm are substitutes once survival saturates."""
+    exactly, on both scales); Doktor's +2 per use (Z-03) makes stimulators worth
+    more together; two modifiers of one firearm look like substitutes in
+    survival probability, which saturates, but are complements on the log-odds
+    of survival, where each kills faster once the other is there."""
     from sim.run.value import synergies, synergy_pairs
 
     base = Loadout(weapon="ak47", healing=(("stimulator", 1),))
@@ -175,8 +177,10 @@ def test_synergy_is_the_pairs_value_minus_its_parts(content):
     row = {(r["a"], r["b"]): r for r in table.iter_rows(named=True)}
     cloak = row[("camo_cloak", "laser_sight")]
     assert (cloak["synergy"], cloak["ci_low"], cloak["ci_high"]) == (0.0, 0.0, 0.0)
+    assert (cloak["synergy_log_odds"], cloak["log_odds_ci_low"], cloak["log_odds_ci_high"]) == (0.0, 0.0, 0.0)
     assert row[("stimulator", "character=doktor")]["ci_low"] > 0
-    assert row[("rebored", "laser_sight")]["ci_high"] < 0
+    assert row[("stimulator", "character=doktor")]["log_odds_ci_low"] > 0
+    assert row[("rebored", "laser_sight")]["ci_high"] < 0 < row[("rebored", "laser_sight")]["log_odds_ci_low"]
     both = row[("rebored", "laser_sight")]
     assert both["synergy"] == pytest.approx(both["value_both"] - both["value_a"] - both["value_b"], abs=1e-12)
 

@@ -154,10 +154,12 @@ def value(
 
         console = Console()
         for r in pairs.iter_rows(named=True):
-            kind = "complements" if r["ci_low"] > 0 else "substitutes" if r["ci_high"] < 0 else "independent"
+            kind = ("complements" if r["log_odds_ci_low"] > 0 else "substitutes" if r["log_odds_ci_high"] < 0
+                    else "independent")
             console.print(f"{r['strategy']}: {r['a']} + {r['b']}: together {r['value_both']:+.4f}, alone "
-                          f"{r['value_a']:+.4f} and {r['value_b']:+.4f}; synergy {r['synergy']:+.4f} "
-                          f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}] ({kind})", highlight=False)
+                          f"{r['value_a']:+.4f} and {r['value_b']:+.4f}; synergy in log-odds "
+                          f"{r['synergy_log_odds']:+.3f} [{r['log_odds_ci_low']:+.3f}, {r['log_odds_ci_high']:+.3f}] "
+                          f"({kind}; {r['synergy']:+.4f} in probability)", highlight=False)
 
 
 def _print_values(base, monster, name, result, seed, mode="fight"):

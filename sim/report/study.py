@@ -221,9 +221,14 @@ def values_step(content, study, out):
     s.table(table.sort("value", descending=True).select(cols), "Every item")
     pairs = synergies(content, base, measure, synergy_pairs(content, base), trials=n, seed=seed)
     write_parquet(out / "synergy.parquet", pairs)
-    s.text("Synergy: the value of two changes together minus the sum of their values alone, per trial on the same "
-           "dice, with its 95% interval. Positive: complements (worth more together); negative: substitutes "
-           "(the second adds less once the first is there).")
+    s.text("Synergy: how much more two changes are worth together than the sum of their worths alone, on the same "
+           "dice. Read `synergy_log_odds` (with its 95% interval over 20 paired batches): the interaction on the "
+           "log-odds of survival, a scale that does not saturate. exp of it is the factor by which the pair "
+           "multiplies the odds of surviving beyond what each does alone (+0.4: 1.5 times the odds). Above 0: "
+           "complements, worth buying together; below 0: substitutes, the second adds less once the first is "
+           "there. `synergy` is the same interaction in survival probability; near certain survival it is "
+           "negative for almost every pair, because nothing can add more than what is left to 1, so it says "
+           "little about the cards.")
     s.table(pairs, "Pairs that interact: the firearm's modifiers (Z-21), Doktor (Z-03) with each stimulator, "
                    "each escape item with two more reputation (Z-32, Z-33)")
     return s, result

@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 
 import sim.kernels.fight as K
-from sim.analysis.stats import Z95
+from sim.analysis.stats import Z95, paired_batch_interval
 from sim.content.load import Content
 from sim.content.loadout import Loadout, LoadoutError
 from sim.run.distributed import batches, map_batches
@@ -268,9 +268,18 @@ def synergy_pairs(content: Content, base: Loadout):
 
 
 def synergies(content: Content, base: Loadout, measure, pairs, *, trials, seed) -> pl.DataFrame:
-    """For each pair of changes (a, b): the value of both together minus the sum
-    of their values alone, per trial on common dice (s_ab - s_a - s_b + s_0),
-    with its 95% interval. Positive: the pair is worth more than its parts."""
+    """For each pair of changes (a, b), on common dice:
+
+    - ``synergy``: the value of both together minus the sum of their values
+      alone, in survival probability (s_ab - s_a - s_b + s_0 per trial), with its
+      95% interval. It saturates: near certain survival every pair looks like
+      substitutes, because nothing can add more than what is left to 1.
+    - ``synergy_log_odds``: the same interaction on the log-odds of survival,
+      a scale that does not saturate (logit p_ab - logit p_a - logit p_b +
+      logit p_0), with the Student t interval over ``BATCHES`` paired batches.
+      exp of it is the factor by which the pair multiplies the odds of
+      surviving beyond what each does alone: above 0 complements, below 0
+      substitutes."""
     if trials < 2:
         raise LoadoutError(f"--trials: {trials}; give at least 2 trials")
     s0 = measure(base)(trials, seed, 0).astype(np.int64)
@@ -282,10 +291,22 @@ def synergies(content: Content, base: Loadout, measure, pairs, *, trials, seed) 
         per_trial = sab - sa - sb + s0
         mean = float(per_trial.mean())
         se = float(per_trial.std(ddof=1)) / math.sqrt(trials)
+        logit = [_batch_log_odds(s, min(BATCHES, trials)) for s in (sab, sa, sb, s0)]
+        lo_mean, lo_low, lo_high = paired_batch_interval((logit[0] - logit[2]) - (logit[1] - logit[3]),
+                                                         np.zeros(len(logit[0])))
         rows.append({"a": a, "b": b, "value_a": float((sa - s0).mean()), "value_b": float((sb - s0).mean()),
                      "value_both": float((sab - s0).mean()), "synergy": mean, "ci_low": mean - Z95 * se,
-                     "ci_high": mean + Z95 * se})
+                     "ci_high": mean + Z95 * se, "synergy_log_odds": lo_mean, "log_odds_ci_low": lo_low,
+                     "log_odds_ci_high": lo_high})
     return pl.DataFrame(rows)
+
+
+def _batch_log_odds(survived, batches):
+    """Log-odds of survival in each of ``batches`` consecutive batches of trials,
+    with half a trial added to each side so a batch with no death (or no
+    survivor) stays finite."""
+    return np.array([math.log((part.sum() + 0.5) / (len(part) - part.sum() + 0.5))
+                     for part in np.array_split(survived, batches)])
 
 
 BATCHES = 20
