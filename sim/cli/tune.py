@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
-                            _loadout, _set_threads, _with_progress, app, loadout_options)
+                            _loadout, _set_threads, _with_progress, app, loadout_options, progress)
 from sim.content import load_content
 from sim.cli.economy import _scenario_loadout, economy_tune
 from sim.content.loadout import check_monsters
@@ -23,7 +23,12 @@ def tune(
                                                       "rate) per G; target-survival=P: the same relative prices "
                                                       "at the level where the buyer survives with probability P; "
                                                       "target-winrate=W (--mode stalkeriada): the shop's level "
-                                                      "where the strategy wins with probability W."),
+                                                      "where the strategy wins with probability W; "
+                                                      "target-finish=P (--mode stalkeriada): the visa or loot "
+                                                      "prices (--move) at which a share P of games has a "
+                                                      "winner."),
+    move: str = typer.Option("visa", help="target-finish: move the exit visa's price (visa) or the loot sale "
+                                          "prices (loot) by one factor."),
     budget: int = typer.Option(2000, help="G the buyer may spend in all (the reference loadout included) on the "
                                           "items with the most value per G."),
     mode: Optional[str] = typer.Option(None, help="fight (the default with --monster) or skirmish: item prices "
@@ -72,6 +77,7 @@ def tune(
       zonesim tune -m snork -m blind_dog --weapon berdanka --objective target-survival=0.8 --out results/tune
       zonesim tune --mode skirmish -m bloodsucker --weapon ak47 --trials 20000 --json
       zonesim tune --mode stalkeriada --strategy cautious --objective target-winrate=0.2 --trials 2000
+      zonesim tune --mode stalkeriada --objective target-finish=0.5 --move loot --trials 2000
     """
     from sim.run.distributed import cluster
     from sim.run.measures import value_measures
@@ -92,13 +98,17 @@ def tune(
                            "(--monster, the loadout, --strategy, --mode, --objective) or these two")
     mode, rounds, damping = mode or "fight", rounds or 12, damping or 0.5
     shop = mode == "stalkeriada"
-    (parse_shop_objective if shop else parse_objective)(objective)
+    if not (shop and objective.startswith("target-finish")):
+        (parse_shop_objective if shop else parse_objective)(objective)
     if trials < 2:
         raise UsageProblem(f"--trials: {trials}; give at least 2")
     if mode != "fight" and (scheduler or workers):
         raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
     game = load_content(content)
     _set_threads(threads)
+    if shop and objective.startswith("target-finish"):
+        return _tune_pace(game, [strategy or "cautious", *opponents.split(",")], objective, move, trials, seed,
+                          as_json, out)
     if shop:
         from sim.run.stalkeriada import get_stalkeriada_strategy
 
@@ -139,6 +149,37 @@ def tune(
         print(json.dumps(summary))
         return
     _print_tune(result, table, summary, out)
+
+
+def _tune_pace(game, names, objective, move, games, seed, as_json, out):
+    """``--objective target-finish=P``: the visa or loot prices at which a share P of games has a winner."""
+    from sim.economy.pace import parse_pace_objective, tune_pace, write_paced
+    from sim.run.results import manifest, write_json
+    from sim.run.stalkeriada import get_stalkeriada_strategy
+
+    target = parse_pace_objective(objective)
+    players = [get_stalkeriada_strategy(n.strip()) for n in names if n.strip()]
+    if not 2 <= len(players) <= 6:
+        raise UsageProblem(f"--opponents: {len(players) - 1} given; Stalkeriada seats 2 to 6 players")
+    with progress("bisecting the price factor") as update:
+        result = tune_pace(game, players, target=target, move=move, games=games, seed=seed,
+                           on_step=lambda k, n: update(k, n, f"step {k}"))
+    summary = {"players": [p.strip() for p in names if p.strip()], **result.to_json()}
+    if out is not None:
+        write_paced(Path(game.directory), out / "content", result.prices)
+        write_json(out / "manifest.json", manifest(["zonesim", *sys.argv[1:]], content_dir=str(game.directory),
+                                                   content_hash=game.digest, files=["manifest.json", "content/"],
+                                                   **summary))
+    if as_json:
+        print(json.dumps(summary))
+        return
+    print(f"Stalkeriada pace · target-finish={target} · {', '.join(summary['players'])} (seats rotated) · "
+          f"{games:,} games per step, seed {seed}")
+    print(f"{move} prices x{result.factor:.3f}"
+          f"{' (visa)' if move == 'visa' else ' (loot divided by it)'}: exit visa {result.start['exit_visa']:,} -> "
+          f"{result.prices['exit_visa']:,} G, loot {result.start['loot']} -> {result.prices['loot']} G")
+    print(f"games with a winner: {result.finished:.3f} (target {target})"
+          + (f" · tuned content in {out}/content" if out else ""))
 
 
 def _print_tune(result, table, summary, out):

@@ -45,10 +45,9 @@ VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "
 
 @dataclass(frozen=True)
 class Curve:
-    """The outcome-against-budget curve from ``budget``: the kits bought with
-    more money (x: the G each needs, at least ``budget``) on the valuation batches."""
+    """The outcome-against-budget curve from a budget: the kits bought with
+    more money (x: the G each needs, at least that budget) on the valuation batches."""
 
-    budget: int
     x: np.ndarray
     kits: tuple
     rates: np.ndarray  # kits x batches
@@ -173,7 +172,7 @@ def _curve(buyer: Buyer, start: Loadout, budget: int, top: int, valuation) -> Cu
     trace = []
     buyer.grow(base, top, trace)
     x = np.array([max(budget, buyer.kit_cost(k)) for k in trace], dtype=float)
-    return Curve(budget, x, tuple(trace), np.array([valuation(k).rates() for k in trace]))
+    return Curve(x, tuple(trace), np.array([valuation(k).rates() for k in trace]))
 
 
 @dataclass
@@ -189,13 +188,15 @@ class _Tier:
     nothing: np.ndarray
     resample: np.ndarray
 
+    def __post_init__(self):
+        self.on_path = set().union(*(k.cards() for k in self.base_curve.kits))  # the cards the base curve buys
+
     def value(self, item_id):
         """One item at this tier: its row and its bootstrap replicas (module doc)."""
         content, budget = self.content, self.budget
         banned = clones(content, item_id)
-        on_path = set().union(*(k.cards() for k in self.base_curve.kits))
         curve = (_curve(self.buyer_for(banned=banned), Loadout(character=self.base_curve.kits[0].character), budget,
-                        self.top, self.valuation) if on_path & banned else self.base_curve)
+                        self.top, self.valuation) if self.on_path & banned else self.base_curve)
         without = curve.kits[0]
         holder = self.buyer_for(held=item_id, banned=banned)
         ways = [(g, holder.grow(g, budget)) for g in gifts(content, without, item_id) if holder.kit_cost(g) <= budget]

@@ -235,10 +235,10 @@ def write_tuned_content(source: Path, target: Path, prices: dict) -> Path:
         if n != 1:
             raise LoadoutError(f"{source / 'items.toml'}: {item_id}.price not found as `price = N`; "
                                "write the tuned prices by hand")
-    return _copy_with(source, target, "items.toml", text)
+    return copy_content_with(source, target, "items.toml", text)
 
 
-def _copy_with(source: Path, target: Path, name: str, text: str) -> Path:
+def copy_content_with(source: Path, target: Path, name: str, text: str) -> Path:
     """A copy of the content folder ``source`` at ``target`` with file ``name``
     holding ``text``; the folder appears whole or not at all."""
     import shutil
@@ -280,7 +280,7 @@ def write_shop_content(source: Path, target: Path, prices: dict) -> Path:
         shop, n = re.subn(rf"(?m)^{item} = \d+", f"{item} = {int(price)}", shop)
         if n != 1:
             raise LoadoutError(f"{source / 'stalkeriada.toml'}: shop.{item} not found as `{item} = N`")
-    return _copy_with(source, target, "stalkeriada.toml", head + shop + tail)
+    return copy_content_with(source, target, "stalkeriada.toml", head + shop + tail)
 
 
 def tune_shop(content: Content, strategy, opponents, *, objective="equal-value", rounds=8, damping=0.5,
