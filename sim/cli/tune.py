@@ -175,9 +175,10 @@ def _tune_pace(game, names, objective, move, games, seed, as_json, out):
         return
     print(f"Stalkeriada pace · target-finish={target} · {', '.join(summary['players'])} (seats rotated) · "
           f"{games:,} games per step, seed {seed}")
-    print(f"{move} prices x{result.factor:.3f}"
-          f"{' (visa)' if move == 'visa' else ' (loot divided by it)'}: exit visa {result.start['exit_visa']:,} -> "
-          f"{result.prices['exit_visa']:,} G, loot {result.start['loot']} -> {result.prices['loot']} G")
+    scale = result.factor if move == "visa" else 1 / result.factor
+    print(f"{'exit visa' if move == 'visa' else 'loot prices'} x{scale:.3f}: exit visa "
+          f"{result.start['exit_visa']:,} -> {result.prices['exit_visa']:,} G, loot {result.start['loot']} -> "
+          f"{result.prices['loot']} G")
     print(f"games with a winner: {result.finished:.3f} (target {target})"
           + (f" · tuned content in {out}/content" if out else ""))
 
