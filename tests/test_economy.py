@@ -1,9 +1,10 @@
 """The item economy (sim/economy): the declared context, the buyer, values in G
 as compensating variation, verdicts and their sanity properties."""
 
-from dataclasses import replace
-
 import math
+from dataclasses import replace
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -214,6 +215,23 @@ def test_band_and_next_price_respect_the_price_step():
     assert next_price(600, 958.0, 50, 1.0) == 950
     assert next_price(600, 958.0, 50, 0.5) == 800
     assert next_price(100, 0.0, 50, 1.0) == 50
+
+
+def test_a_censored_value_prices_by_its_supported_part():
+    """Past the dearest kit on the curve a value is an extension, not a
+    purchase: tuning prices such a card by the value capped at that kit, and its
+    fair-price interval has no top; an uncensored card keeps level x interval."""
+    from sim.economy.tune import fair_interval, inside, price_level
+    censored = {"item": "jetpack", "value_g": 9000.0, "value_g_ci95": [8000.0, 10000.0], "censored": True,
+                "value_g_supported": 5000.0, "verdict": "under-priced"}
+    plain = {"item": "nvg", "value_g": 1000.0, "value_g_ci95": [900.0, 1100.0], "censored": False,
+             "value_g_supported": 1000.0, "verdict": "fair"}
+    assert fair_interval(censored, 0.5) == (2500.0, math.inf)
+    assert fair_interval(plain, 0.5) == (450.0, 550.0)
+    result = SimpleNamespace(items=[censored, plain])
+    assert price_level(result, {"jetpack": 4000, "nvg": 800}) == pytest.approx(4800 / 6000)
+    assert inside(result, {"jetpack": 9950, "nvg": 1000}, 50, 1.0)
+    assert not inside(result, {"jetpack": 4950, "nvg": 1000}, 50, 1.0)
 
 
 def test_tuning_reshops_and_converges_with_a_budget(content):

@@ -8,6 +8,13 @@ moving cards' prices stays what the designer set, with no inflation and no
 deflation. Without that anchor every price could sink together, because
 cheaper kit makes a G buy more.
 
+A card whose value lies past the dearest kit on its budget curve (censored:
+only the curve's extension says what it is worth) is priced by its supported
+value, the value capped at that kit, and its fair-price interval has no top.
+Without that cap the dearest card of a family of substitutes (the jetpack
+among the movement cards) is worth the next one's price plus an extension at
+a rate those same prices set, so prices would chase values up the family.
+
 Each price moves ``damping`` of the way to its fair price, rounded to the
 declared price step and never below one step. A card that changes nothing
 anywhere in the context ("no use here" at every tier) keeps its price: nothing
@@ -48,8 +55,8 @@ class EconomyTune:
         return self.history[-1]
 
     def fair(self, row) -> list:
-        """A card's fair-price interval: its value interval at the price level."""
-        return [self.level * v for v in row["value_g_ci95"]]
+        """A card's fair-price interval (module doc)."""
+        return list(fair_interval(row, self.level))
 
     def history_frame(self) -> pl.DataFrame:
         """Price per round and item (round 0: the content's prices)."""
@@ -72,6 +79,15 @@ class EconomyTune:
                            for i in self.start]}
 
 
+def fair_interval(row, level):
+    """``level`` times the value interval; for a censored value from the
+    supported value (or the interval's bottom, if lower) with no top."""
+    low, high = row["value_g_ci95"]
+    if row["censored"]:
+        return level * min(low, row["value_g_supported"]), math.inf
+    return level * low, level * high
+
+
 def band(low, high, step):
     """The prices a card with fair-price interval ``[low, high]`` may have: the
     interval widened to whole price steps, at least one step."""
@@ -90,14 +106,14 @@ def next_price(price, fair, step, damping):
 def price_level(result: EconomyResult, prices: dict) -> float:
     """G of price per G of value over the moving cards (1 if they are worth nothing)."""
     moving = _moving(result)
-    total = sum(row["value_g"] for row in moving if math.isfinite(row["value_g"]))
+    total = sum(row["value_g_supported"] for row in moving)
     return sum(prices[row["item"]] for row in moving) / total if total > 0 else 1.0
 
 
 def inside(result, prices, step, level) -> bool:
     """Every moving card's price lies in its fair-price ``band``."""
     for row in _moving(result):
-        low, high = band(level * row["value_g_ci95"][0], level * row["value_g_ci95"][1], step)
+        low, high = band(*fair_interval(row, level), step)
         if not low <= prices[row["item"]] <= high:
             return False
     return True
@@ -106,7 +122,7 @@ def inside(result, prices, step, level) -> bool:
 def _snap(result, prices, step, level) -> dict:
     """Converged prices set to their fair prices rounded to the step (inside
     their bands already), so identical cards end at one price."""
-    return {**prices, **{row["item"]: next_price(prices[row["item"]], level * row["value_g"], step, 1.0)
+    return {**prices, **{row["item"]: next_price(prices[row["item"]], level * row["value_g_supported"], step, 1.0)
                          for row in _moving(result)}}
 
 
@@ -128,8 +144,8 @@ def tune_economy(content: Content, ctx: EconomyContext, *, rounds=6, damping=0.5
             snapped = _snap(result, prices, ctx.price_step, level)
             return EconomyTune(ctx, start, history + ([snapped] if snapped != prices else []), result, level, True,
                                time.perf_counter() - started)
-        prices = {**prices, **{row["item"]: next_price(prices[row["item"]], level * row["value_g"], ctx.price_step,
-                                                       damping) for row in _moving(result)}}
+        prices = {**prices, **{row["item"]: next_price(prices[row["item"]], level * row["value_g_supported"],
+                                                       ctx.price_step, damping) for row in _moving(result)}}
         history.append(dict(prices))
         result = item_economy(with_prices(content, prices), ctx, items=items,
                               on_progress=_round_progress(on_progress, k, rounds))

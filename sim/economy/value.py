@@ -10,7 +10,10 @@ the selection trials):
 - with the item: he is handed it for free on top of his kit at B (it takes its
   slot; the card there goes back) and re-shops what that frees;
 - the value in G is the extra budget m with f(B + m) equal to the outcome with
-  the item: what he would need to do as well without it. A stalker who does not
+  the item: what he would need to do as well without it. Past the dearest kit
+  on the curve f is extended at its average rise per G and the value is
+  flagged ``censored``; ``value_g_supported`` is the value capped at that
+  dearest kit, the part some purchase supports. A stalker who does not
   want the gift leaves it at home, so the value is never below 0 (free
   disposal). It never reads the item's own price.
 
@@ -208,6 +211,7 @@ class _Tier:
                              _rate(curve, self.base_curve, self.nothing, idx))
 
         value, censored = value_on(slice(None))
+        supported = min(value, float(curve.points()[0][-1] - budget))
         reps = np.array([value_on(idx)[0] for idx in self.resample])
         low, high = (float(v) for v in np.percentile(reps, [2.5, 97.5]))
         effect, e_low, e_high = paired_batch_interval(kit_b.rates(), without_b.rates())
@@ -217,7 +221,7 @@ class _Tier:
         return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
                 "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
                 "verdict": verdict(no_use, low, high, item["price"]), "censored": censored,
-                "kit": describe_kit(kit)}, (reps, kit_b.rates() - without_b.rates())
+                "value_g_supported": supported, "kit": describe_kit(kit)}, (reps, kit_b.rates() - without_b.rates())
 
 
 def _taken_out(gifted, item_id, without):
@@ -281,6 +285,8 @@ def _overall(content, item_id, rows, replicas, budgets):
     no_use = all(r["verdict"] == "no use here" for r in rows)
     return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
             "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
-            "verdict": verdict(no_use, low, high, item["price"]),
+            "verdict": verdict(no_use, low, high, item["price"]), "censored": any(r["censored"] for r in rows),
+            "value_g_supported": float(np.mean([r["value_g_supported"] for r in rows])),
             "tiers": [{"budget": b, **{k: r[k] for k in ("value_g", "value_g_ci95", "effect", "effect_ci95", "verdict",
-                                                         "censored", "kit")}} for r, b in zip(rows, budgets)]}
+                                                         "censored", "value_g_supported", "kit")}}
+                      for r, b in zip(rows, budgets)]}
