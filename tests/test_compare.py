@@ -14,7 +14,7 @@ from sim.compare.metrics import Measured, paired, paired_interval
 from sim.content import DEFAULT_DIR
 from tests.conftest import edited_content, zonesim, zonesim_json
 
-TOUGHER = ("monsters.toml", "[bloodsucker]\nname = \"Bloodsucker\"\nhp = 20", "[bloodsucker]\nname = \"Bloodsucker\"\nhp = 30")
+TOUGHER = ("monsters.toml", '[bloodsucker]\nname = "Bloodsucker"\nhp = 20', '[bloodsucker]\nname = "Bloodsucker"\nhp = 30')
 
 
 @pytest.fixture(scope="module")
@@ -109,3 +109,38 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path, args, message):
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("zonesim: error:") and message in lines[0], proc.stderr
+
+
+def test_baseline_columns_and_diff_section():
+    from sim.compare.baseline import COLUMN, with_baseline
+    from sim.report.study import Section
+
+    def row(name, diff, lo, hi):
+        return {"name": name, "unit": "p", "base": 0.5, "new": 0.5 + diff, "diff": diff, "diff_ci95": [lo, hi],
+                "significant": lo > 0 or hi < 0, "size": abs(diff) * 100}
+
+    rows = [row("journey_finish.standard", -0.1, -0.12, -0.08), row("skirmish_win.hold", 0.0, 0.0, 0.0),
+            row("fight_survival.bloodsucker.standard", -0.5, -0.51, -0.49)]
+    journeys, skirmish, fights = Section("Journeys on the default map"), Section("Tactical skirmishes"), \
+        Section("Fights: survival by monster and loadout tier")
+    journeys.table(pl.DataFrame({"measure": ["p_complete", "p_no_death"], "value": [0.4, 0.9]}), "Completion")
+    skirmish.table(pl.DataFrame({"strategy": ["hold"], "p_survive": [0.3], "mean_rounds": [4.0]}), "By strategy")
+    diff = [{"file": "monsters.toml", "key": "bloodsucker.hp", "base": 20, "new": 30}]
+    out = with_baseline([fights, journeys, skirmish], rows, diff, "base/", "standard")
+    assert out[0].title == "Changes from the baseline"
+    tables = [b[1] for b in out[0].blocks if b[0] == "table"]
+    assert tables[0].row(0) == ("monsters.toml", "bloodsucker.hp", "20", "30")
+    assert tables[1]["metric"].to_list() == ["journey_finish.standard", "fight_survival.bloodsucker.standard"]
+    assert journeys.blocks[0][1][COLUMN].to_list() == ["-0.1000 [-0.1200, -0.0800] *", None]
+    assert skirmish.blocks[0][1][COLUMN].to_list() == ["+0.0000 [+0.0000, +0.0000]"]
+    assert fights.blocks[-1][1].row(0, named=True)["monster"] == "bloodsucker"
+
+
+@pytest.mark.slow
+def test_report_against_a_baseline(tougher, tmp_path):
+    proc = zonesim("report", "--quick", "--content", tougher, "--baseline", DEFAULT_DIR, "--out", tmp_path / "r")
+    assert proc.returncode == 0, proc.stderr
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert md.index("## Changes from the baseline") < md.index("## Item economy")
+    assert "| monsters.toml | bloodsucker.hp | 20 | 30 |" in md and "| vs baseline |" in md
+    assert (tmp_path / "r" / "content" / "monsters.toml").read_text() == (tougher / "monsters.toml").read_text()

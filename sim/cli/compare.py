@@ -9,7 +9,12 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import JSON, SCHEDULER, THREADS, WORKERS, UsageProblem, _set_threads, app
+from sim.cli.common import JSON, SCHEDULER, THREADS, WORKERS, UsageProblem, _check_seed, _set_threads, app
+
+
+def _seed_or_none(seed):
+    """--seed: None (the content's) or a whole number >= 0."""
+    return seed if seed is None else _check_seed(seed)
 
 
 @app.command()
@@ -17,10 +22,10 @@ def compare(
     base: Path = typer.Argument(..., metavar="BASE", help="Content folder (or report folder) before the change."),
     new: Path = typer.Argument(..., metavar="NEW", help="Content folder (or report folder) after the change."),
     quick: bool = typer.Option(False, "--quick", help="The quick trial counts of report.toml and economy.toml."),
-    seed: Optional[int] = typer.Option(None, help="Seed for both sides (default: report.toml's); both always "
-                                                  "meet the same dice."),
+    seed: Optional[int] = typer.Option(None, callback=_seed_or_none, help="Seed for both sides (default: "
+                                       "report.toml's); both always meet the same dice."),
     only: str = typer.Option("", metavar="GROUP,GROUP", help="Only these groups of headline numbers: fights, "
-                                                             "journeys, skirmish, stalkeriada, economy (default: all)."),
+                             "journeys, skirmish, stalkeriada, economy (default: all)."),
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write compare.parquet, content_diff.parquet, "
                                                             "charts/compare.png and manifest.json here."),

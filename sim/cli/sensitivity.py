@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from sim.cli.compare import _seed_or_none
 from sim.cli.common import CONTENT_OPTION, JSON, THREADS, UsageProblem, _set_threads, app, progress
 
 
@@ -20,7 +21,8 @@ def sensitivity(
     files: str = typer.Option("", metavar="FILE,FILE", help="Only the assumed numbers of these content files, e.g. "
                                                             "monsters.toml,rules.toml (default: every file)."),
     quick: bool = typer.Option(False, "--quick", help="The quick trial counts of report.toml."),
-    seed: Optional[int] = typer.Option(None, help="Seed (default: report.toml's); every swing meets the same dice."),
+    seed: Optional[int] = typer.Option(None, callback=_seed_or_none, help="Seed (default: report.toml's); every "
+                                       "swing meets the same dice."),
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write sensitivity.parquet, charts/tornado.png and "
                                                             "manifest.json here."),
