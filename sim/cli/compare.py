@@ -98,6 +98,10 @@ def _finite(obj):
     return obj
 
 
+def _fields(n):
+    return f"{n} field{'s' * (n != 1)}"
+
+
 def _fmt(value, unit):
     if value is None or value != value:
         return "-"
@@ -105,7 +109,7 @@ def _fmt(value, unit):
 
 
 def _print(diff, rows, plan, elapsed):
-    print(f"Content diff ({len(diff)} field{'s' * (len(diff) != 1)}):")
+    print(f"Content diff ({_fields(len(diff))}):")
     for d in diff:
         print(f"  {d['file']}  {d['key']}: {d['base']!r} -> {d['new']!r}")
     if not diff:
@@ -141,7 +145,7 @@ def _write(out, result, rows, plan, base_dir, new_dir, elapsed, quick):
                   f"{'quick' if quick else 'full'} trial counts of BASE's report.toml / economy.toml, 20 paired "
                   "batches on common dice")
     atomic_write(out / "charts" / "compare.png", lambda p: diff_chart(
-        rows, f"NEW - BASE: {len(result['content_diff'])} content fields changed", provenance, p))
+        rows, f"NEW - BASE: {_fields(len(result['content_diff']))} of the content changed", provenance, p))
     write_json(out / "manifest.json", manifest(["zonesim", *sys.argv[1:]], base=str(base_dir), new=str(new_dir),
                                                seed=plan.seed, quick=quick, groups=list(plan.groups),
                                                elapsed_s=elapsed))
