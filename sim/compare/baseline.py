@@ -17,7 +17,7 @@ def _cell(row) -> str | None:
     if row is None or row["diff"] is None or row["diff"] != row["diff"]:
         return None
     lo, hi = row["diff_ci95"]
-    digits = 4 if row["unit"] == "p" else 1
+    digits = 4 if row["unit"] == "p" else 2
     interval = "" if lo is None or lo != lo else f" [{lo:+.{digits}f}, {hi:+.{digits}f}]"
     return f"{row['diff']:+.{digits}f}{interval}{' *' if row['significant'] else ''}"
 
@@ -56,10 +56,11 @@ def with_baseline(sections, rows, diff, baseline, journey_tier) -> list:
                                                 "(paired on the same dice; * : the interval excludes 0)")
     head = Section("Changes from the baseline")
     moved = [r for r in rows if r["significant"]]
-    head.text(f"Baseline content: {baseline}. {len(diff)} content field{'s' * (len(diff) != 1)} differ; "
+    head.text(f"Baseline content: {baseline}. {len(diff)} content field{'s differ' if len(diff) != 1 else ' differs'}; "
               f"{len(moved)} of {len(rows)} headline numbers moved significantly (their paired 95% interval, this "
               "content less the baseline on the same dice, excludes 0). The column \"vs baseline\" of each headline "
-              "table gives that difference and interval; * marks the significant ones.")
+              "table gives that difference and interval (in the skirmish table: of P(win)); * marks the "
+              "significant ones.")
     if diff:
         head.table(pl.DataFrame([{k: str(d[k]) for k in ("file", "key", "base", "new")} for d in diff]),
                    "The content diff (file, key, baseline, this content)")
