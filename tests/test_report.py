@@ -8,6 +8,7 @@ import re
 import polars as pl
 import pytest
 
+from sim.content import load_content
 from tests.conftest import edited_content, zonesim
 
 
@@ -49,6 +50,7 @@ def test_report_tables_and_manifest(quick):
     assert by_tier["tier"].to_list() == ["starter", "standard", "veteran", "elite"]  # better kit, more survival
     values = pl.read_parquet(quick / "values.parquet")
     assert (values.filter(pl.col("item") == "camo_cloak")["value"] == 0).all()
+    assert load_content(quick / "content").digest == load_content().digest  # saved: a later report's --baseline
 
 
 def test_bad_report_toml_gets_one_line_and_exit_2(tmp_path):

@@ -17,6 +17,10 @@ def report(
                                                                     "the parquet tables."),
     quick: bool = typer.Option(False, "--quick", help="Small trial counts ([trials] second values of report.toml): "
                                                       "a draft in about a minute."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="DIR", help="Content folder (or an earlier "
+                                            "report folder) to compare with: the report opens with the content diff "
+                                            "and each headline table gains a \"vs baseline\" column (paired 95% "
+                                            "interval on the same dice)."),
     threads: Optional[int] = THREADS,
     content: Optional[Path] = CONTENT_OPTION,
 ):
@@ -28,13 +32,15 @@ def report(
     distance and terrain sweep, item values), price tuning (the prices across
     rounds), journeys on the default map (where stalkers die) and a Stalkeriada
     round robin. Every figure names its trials, seed and the assumed [A] values
-    it rests on.
+    it rests on. The content used is saved in content/ of --out, so a report
+    folder can be the --baseline of the next one.
 
     \b
     Examples:
       zonesim report
       zonesim report --quick --out results/draft
       zonesim report --content my_content/ --out results/my_report
+      zonesim report --content my_content/ --baseline results/report --out results/my_report
     """
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -44,6 +50,7 @@ def report(
 
     game = load_content(content)
     load_study(game, quick)  # a bad report.toml fails before any work
+    base_dir = _baseline_dir(baseline)
     if out.exists() and not out.is_dir():
         raise UsageProblem(f"--out: {out} is a file; give a folder")
     _set_threads(threads)
@@ -54,6 +61,9 @@ def report(
         task = bar.add_task("report", total=len(STEPS), step="")
         sections, study = run_study(game, out, quick=quick,
                                     on_step=lambda k, n, label: bar.update(task, completed=k, step=label))
+    if base_dir is not None:
+        sections = _against(sections, game, base_dir, quick, study)
+    _save_content(game.directory, out / "content")
     elapsed = time.perf_counter() - start
     header = {"title": "zonesim balance report" + (" (quick draft)" if quick else ""),
               "intro": (f"Content {game.directory} (hash {game.digest[:12]}), seed {study.settings['seed']}, "
@@ -66,6 +76,39 @@ def report(
         seed=study.settings["seed"], trials=study.trials, elapsed_s=elapsed,
         steps={s.title: round(s.elapsed_s, 2) for s in sections}))
     print(f"{md} and {html} written in {elapsed:.0f} s")
+
+
+def _baseline_dir(baseline):
+    """The baseline's content folder (checked before any work), or None."""
+    if baseline is None:
+        return None
+    from sim.compare.diff import resolve_content
+
+    folder = resolve_content(baseline, "--baseline")
+    load_content(folder)
+    return folder
+
+
+def _against(sections, game, base_dir, quick, study):
+    """The sections with the content diff first and "vs baseline" columns (``sim.compare.baseline``)."""
+    from sim.compare.baseline import with_baseline
+    from sim.compare.diff import content_diff
+    from sim.compare.metrics import make_plan, measure, paired
+
+    plan = make_plan(game, quick=quick)
+    rows = paired(measure(load_content(base_dir), plan), measure(game, plan))
+    return with_baseline(sections, rows, content_diff(base_dir, game.directory), base_dir,
+                         study.settings["journey_tier"])
+
+
+def _save_content(source: Path, target: Path):
+    """A copy of the content folder beside the report (a later report's --baseline)."""
+    import shutil
+
+    if Path(source).resolve() == target.resolve():
+        return
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("*.partial"))
 
 
 def _cores():

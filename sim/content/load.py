@@ -95,7 +95,7 @@ def _entry(path, family, entry_id, table, fields, known, label=None):
         raise ContentError(f"{where}: expected a table [{entry_id}], got a {type(table).__name__}")
     out = {}
     for field, value in table.items():
-        if field == "assumed":
+        if field in ("assumed", "ranges"):
             continue
         if field not in fields:
             raise ContentError(f"{where}.{field}: unknown field; known fields: {', '.join(sorted(fields))}")
@@ -106,7 +106,17 @@ def _entry(path, family, entry_id, table, fields, known, label=None):
     assumed = table.get("assumed", [])
     if not isinstance(assumed, list) or any(a not in fields for a in assumed):
         raise ContentError(f"{where}.assumed: must list field names of this entry, got {assumed!r}")
+    ranges = table.get("ranges", {})
+    if not isinstance(ranges, dict) or any(f not in assumed or not _is_range(r) for f, r in ranges.items()):
+        raise ContentError(f"{where}.ranges: must give assumed fields their [low, high] for `zonesim sensitivity`, "
+                           f"e.g. ranges = {{ hp = [15, 30] }}; got {ranges!r}")
     return Entry(entry_id, family, Path(path).name, MappingProxyType(out), frozenset(assumed))
+
+
+def _is_range(pair):
+    """``[low, high]``: two numbers (or two flags), low <= high."""
+    return (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, (int, float)) for v in pair)
+            and pair[0] <= pair[1])
 
 
 def _read(directory, name):

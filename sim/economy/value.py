@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import polars as pl
@@ -125,6 +125,7 @@ class EconomyResult:
     items: list
     elapsed_s: float
     runs: int
+    value_replicas: dict = field(default_factory=dict)  # item -> bootstrap replicas of the mean over tiers
 
     def table(self) -> pl.DataFrame:
         """One row per item: overall value in G with its interval, effect, verdict."""
@@ -272,7 +273,8 @@ def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progre
     items_out = [_overall(content, item_id, [t.rows[k] for t in tiers], replicas[item_id], ctx.budgets)
                  for k, item_id in enumerate(valued)]
     runs = sum(o.runs for o in outcomes.values())
-    return EconomyResult(ctx, tiers, items_out, time.perf_counter() - start_time, runs)
+    value_replicas = {i: np.mean([r for r, _ in replicas[i]], axis=0) for i in valued}
+    return EconomyResult(ctx, tiers, items_out, time.perf_counter() - start_time, runs, value_replicas)
 
 
 def _overall(content, item_id, rows, replicas, budgets):

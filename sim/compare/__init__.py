@@ -1,0 +1,2 @@
+"""The designer's workflow: what moved between two content sets (``compare``),
+and which assumed [A] numbers the headline results hang on (``sensitivity``)."""

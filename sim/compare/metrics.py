@@ -1,0 +1,233 @@
+"""The report's headline numbers as paired batches on common dice.
+
+Every runner draws each trial's dice from (seed, trial index), so two content
+sets run with the same seed and trial ranges meet the same dice. Each metric's
+trials are cut into ``BATCHES`` fixed batches, identical on both sides; a
+difference's 95% interval is the Student t interval over the per-batch
+differences (batch means), so identical content gives exactly 0 with [0, 0].
+Whole-game item values (``sim.economy.value``) come with bootstrap replicas
+over their batches, drawn with the same resample on both sides: their
+difference's interval is the percentile interval of the paired replicas."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from sim.analysis.stats import t975
+from sim.content import Content
+from sim.errors import ZonesimError
+
+BATCHES = 20
+GROUPS = ("fights", "journeys", "skirmish", "stalkeriada", "economy")
+SKIRMISH_STRATEGIES = ("hold", "kite", "rush")
+
+
+class CompareError(ZonesimError):
+    """A comparison that cannot be set up (unknown group, too few trials)."""
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One headline number: its value, unit (``p`` probability, ``days``,
+    ``rounds``, ``G``) and per-batch values, or bootstrap replicas (item values)."""
+
+    name: str
+    unit: str
+    value: float
+    batches: np.ndarray | None = None
+    replicas: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What both sides measure: the study of ``report.toml`` and the valuation
+    context of ``economy.toml`` (both read from BASE), the seed and the groups."""
+
+    study: object
+    ctx: object
+    seed: int
+    groups: tuple
+    monsters: tuple
+
+
+def make_plan(base: Content, *, quick=False, seed=None, groups=GROUPS) -> Plan:
+    """The plan of a comparison: BASE's study and context, ``seed`` (default: theirs) for every group."""
+    from sim.economy.context import load_context
+    from sim.report.study import load_study
+
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown or not groups:
+        raise CompareError(f"--only: '{','.join(unknown)}' is not a group; use some of: {', '.join(GROUPS)}")
+    study = load_study(base, quick)
+    ctx = load_context(base, quick=quick) if "economy" in groups else None
+    seed = study.settings["seed"] if seed is None else seed
+    if ctx is not None:
+        ctx = replace(ctx, seed=seed)
+    return Plan(study, ctx, seed, tuple(g for g in GROUPS if g in groups), tuple(base.monsters))
+
+
+def _size(trials: int) -> int:
+    """Trials per batch (the total is cut to a multiple of ``BATCHES``)."""
+    if trials < BATCHES:
+        raise CompareError(f"report.toml: {trials} trials cannot fill {BATCHES} paired batches; give at least "
+                           f"{BATCHES}")
+    return trials // BATCHES
+
+
+def _mean(name, unit, batches) -> Measured:
+    batches = np.asarray(batches, np.float64)
+    return Measured(name, unit, float(batches.mean()), batches)
+
+
+def fight_metrics(content: Content, plan: Plan) -> list[Measured]:
+    """P(survive) of every tier against every monster alone (Z-15..Z-38)."""
+    import strategies
+    from sim.run.fight import fight_template
+    from sim.run.value import survived
+
+    strategy, n = strategies.get(plan.study.settings["strategy"]), _size(plan.study.trials["fights"])
+    out = []
+    for monster in plan.monsters:
+        for tier, loadout in plan.study.tiers.items():
+            template = fight_template(content, loadout, [monster])[0]
+            alive = survived(template, strategy, trials=n * BATCHES, seed=plan.seed)
+            out.append(_mean(f"fight_survival.{monster}.{tier}", "p", alive.reshape(BATCHES, n).mean(axis=1)))
+    return out
+
+
+def journey_metrics(content: Content, plan: Plan) -> list[Measured]:
+    """Per tier: the chance to finish every order and the mean day it is done (finishers), greedy."""
+    from sim.run.journey import get_journey_strategy, simulate_journey
+
+    strategy, n = get_journey_strategy("greedy"), _size(plan.study.trials["journeys"])
+    days = plan.study.settings["journey_days"]
+    out = []
+    for tier, loadout in plan.study.tiers.items():
+        done, day_sum = np.zeros(BATCHES), np.zeros(BATCHES)
+        for k in range(BATCHES):
+            r = simulate_journey(content, loadout, strategy, days=days, trials=n, seed=plan.seed, trial_start=k * n)
+            done[k] = r.counts[0]
+            day_sum[k] = r.done_hist[:-1] @ np.arange(r.done_hist.size - 1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_batch = day_sum / done
+        mean_day = float(day_sum.sum() / done.sum()) if done.sum() else math.nan
+        out += [_mean(f"journey_finish.{tier}", "p", done / n),
+                Measured(f"journey_days.{tier}", "days", mean_day, per_batch)]
+    return out
+
+
+def skirmish_metrics(content: Content, plan: Plan) -> list[Measured]:
+    """P(win) of the value tier against the skirmish monsters, per strategy (A-, M- rules)."""
+    import sim.kernels.skirmish as SK
+    from sim.content.skirmish import load_arena, load_skirmish, make_setup
+    from sim.run.skirmish import _fns, get_skirmish_strategy, skirmish_template
+
+    settings, n = plan.study.settings, _size(plan.study.trials["skirmish"])
+    sk = load_skirmish(content)
+    arena = load_arena(sk)
+    base, monsters = plan.study.tiers[settings["value_tier"]], settings["skirmish_monsters"]
+    out = []
+    for name in SKIRMISH_STRATEGIES:
+        template = skirmish_template(make_setup(content, sk, [base], monsters, arena, name))
+        fns, won = _fns(get_skirmish_strategy(name)), np.zeros(BATCHES)
+        for k in range(BATCHES):
+            tally = np.zeros(SK.TALLY_SIZE, np.int64)
+            SK.run_skirmishes(plan.seed, k * n, n, template, fns, tally)
+            won[k] = tally[SK.T_OUTCOMES + SK.WIN] / n
+        out.append(_mean(f"skirmish_win.{name}", "p", won))
+    return out
+
+
+def stalkeriada_metrics(content: Content, plan: Plan) -> list[Measured]:
+    """The full table of the shipped strategies, every seat order: win rates (S-05),
+    the share of games without a winner and the mean game length in rounds."""
+    import sim.kernels.stalkeriada as SK
+    from sim.run.stalkeriada import DEFAULT_PLAYERS, simulate_stalkeriada
+
+    n, players = _size(plan.study.trials["stalkeriada"]), list(DEFAULT_PLAYERS)
+    wins, none, rounds = np.zeros((BATCHES, len(players))), np.zeros(BATCHES), np.zeros(BATCHES)
+    for k in range(BATCHES):
+        r = simulate_stalkeriada(content, players, games=n, seed=plan.seed, rotate_seats=True, first_game=k * n)
+        wins[k] = r.section(SK.T_WINS) / r.games
+        none[k] = r.section(SK.T_NO_WINNER)[0] / r.games
+        hist = r.section(SK.T_LENGTH)
+        rounds[k] = hist @ np.arange(hist.size) / r.games
+    return ([_mean(f"stalkeriada_win.{p}", "p", wins[:, i]) for i, p in enumerate(players)]
+            + [_mean("stalkeriada_no_winner", "p", none), _mean("stalkeriada_rounds", "rounds", rounds)])
+
+
+def economy_metrics(content: Content, plan: Plan) -> list[Measured]:
+    """Every card's whole-game value in G (``sim.economy.value``), with its bootstrap replicas."""
+    from sim.economy.value import item_economy
+
+    result = item_economy(content, plan.ctx)
+    return [Measured(f"item_value_g.{row['item']}", "G", float(row["value_g"]),
+                     replicas=result.value_replicas[row["item"]]) for row in result.items]
+
+
+MEASURES = {"fights": fight_metrics, "journeys": journey_metrics, "skirmish": skirmish_metrics,
+            "stalkeriada": stalkeriada_metrics, "economy": economy_metrics}
+
+
+def measure_group(part, plan: Plan) -> list[Measured]:
+    """One task: ``part`` is ``(content, group)``."""
+    content, group = part
+    return MEASURES[group](content, plan)
+
+
+def measure(content: Content, plan: Plan, client=None) -> list[Measured]:
+    """Every headline number of ``plan.groups`` on ``content`` (on the cluster when ``client`` is given)."""
+    from sim.run.distributed import map_batches
+
+    parts = map_batches(client, measure_group, [(content, g) for g in plan.groups], plan)
+    return [m for part in parts for m in part]
+
+
+def paired_interval(base: Measured, new: Measured) -> tuple[float, float, float]:
+    """``new - base`` with its paired 95% interval (module doc); nan where undefined."""
+    diff = new.value - base.value if math.isfinite(new.value) and math.isfinite(base.value) else math.nan
+    if base.replicas is not None and new.replicas is not None:
+        with np.errstate(invalid="ignore"):
+            d = new.replicas - base.replicas
+        if not np.all(np.isfinite(d)):
+            return diff, math.nan, math.nan
+        lo, hi = np.percentile(d, [2.5, 97.5])
+        return diff, float(min(lo, diff)), float(max(hi, diff))
+    d = new.batches - base.batches
+    d = d[np.isfinite(d)]
+    if d.size < 2 or math.isnan(diff):
+        return diff, math.nan, math.nan
+    half = t975(d.size - 1) * float(d.std(ddof=1)) / math.sqrt(d.size)
+    return diff, diff - half, diff + half
+
+
+def size_of(unit, base, diff) -> float:
+    """How big a change is, comparable across units: percentage points of a
+    probability, else percent of the base value."""
+    if math.isnan(diff):
+        return 0.0
+    if unit == "p":
+        return abs(diff) * 100
+    return abs(diff) / abs(base) * 100 if base else abs(diff) * 100
+
+
+def paired(base: list[Measured], new: list[Measured]) -> list[dict]:
+    """One row per metric on either side: ``name, unit, base, new, diff, diff_ci95,
+    significant`` (the interval excludes 0), ``size``; significant ones first, by size."""
+    b, n = {m.name: m for m in base}, {m.name: m for m in new}
+    rows = []
+    for name in [*b, *(k for k in n if k not in b)]:
+        mb, mn = b.get(name), n.get(name)
+        if mb is None or mn is None:
+            one = mb or mn
+            rows.append({"name": name, "unit": one.unit, "base": mb and mb.value, "new": mn and mn.value,
+                         "diff": None, "diff_ci95": [None, None], "significant": False, "size": 0.0})
+            continue
+        diff, lo, hi = paired_interval(mb, mn)
+        rows.append({"name": name, "unit": mb.unit, "base": mb.value, "new": mn.value, "diff": diff,
+                     "diff_ci95": [lo, hi], "significant": bool(lo > 0 or hi < 0),
+                     "size": size_of(mb.unit, mb.value, diff)})
+    return sorted(rows, key=lambda r: (not r["significant"], -r["size"] if r["significant"] else 0))

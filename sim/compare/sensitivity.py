@@ -1,0 +1,226 @@
+"""Which assumed [A] numbers do the headline results hang on?
+
+Every number a content table lists in its ``assumed = [...]`` (prices aside:
+``zonesim tune`` sets those) is swung to a low and a high value, one at a
+time, in a copy of the content; the chosen headline metric is measured on the
+same dice (common random numbers) as the unchanged content, in the same
+``BATCHES`` batches, so each effect comes with a paired 95% interval.
+
+The range of a number is declared beside it, ``ranges = { hp = [15, 30] }``
+in its table, else: one step either way for whole numbers (a die, a point,
+a round), kept at or above the schema's minimum (0 where the file has no
+schema), ±25% for other numbers, and false / true for a flag."""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.compare.metrics import BATCHES, Measured, Plan, _size, fight_metrics, paired_interval, stalkeriada_metrics
+from sim.content import load_content, schema
+from sim.content.load import ContentError
+from sim.errors import ZonesimError
+
+METRICS = {
+    "journey_finish": "the chance to finish every order, journey tier of report.toml (greedy)",
+    "fight_survival": "the mean of the fight survival matrix (every monster x every tier)",
+    "stalkeriada_no_winner": "the share of Stalkeriada games without a winner (full table, every seat order)",
+}
+DEFAULT_METRIC = "journey_finish"
+NOT_SWUNG = ("price",)  # prices are tune's business
+SPREAD = 0.25
+
+
+class SensitivityError(ZonesimError):
+    """An unknown metric or file, or a value that cannot be swung."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One assumed number: where it is (file, dotted key), its value and its swing."""
+
+    file: str
+    key: str
+    base: object
+    low: object
+    high: object
+
+
+def check_metric(name: str) -> str:
+    if name not in METRICS:
+        raise SensitivityError(f"--metric: unknown metric '{name}'; use one of: {', '.join(METRICS)}")
+    return name
+
+
+def _minimum(file, table_path, field):
+    """The schema's lowest allowed value of a field of the core files (None: no bound known)."""
+    parts = table_path.split(".")
+    spec = {"rules.toml": lambda: schema.RULES[parts[0]],
+            "monsters.toml": lambda: schema.MONSTER,
+            "characters.toml": lambda: schema.CHARACTER,
+            "items.toml": lambda: schema.ITEM_FAMILIES[parts[0]]}.get(file)
+    try:
+        return spec()[field][2] if spec else None
+    except (KeyError, IndexError):
+        return None
+
+
+def default_range(value, minimum):
+    """``(low, high)`` of a number with no declared range (module doc)."""
+    if isinstance(value, bool):
+        return (False, True)
+    if isinstance(value, int):
+        floor = minimum if minimum is not None else (0 if value >= 0 else None)
+        return (value - 1 if floor is None else max(floor, value - 1), value + 1)
+    low, high = value * (1 - SPREAD), value * (1 + SPREAD)
+    return (max(low, minimum) if minimum is not None else low, high)
+
+
+def _tables(raw, prefix=""):
+    """Every table of a parsed file with its dotted path (``monster_groups[2]`` for arrays of tables)."""
+    yield prefix, raw
+    for key, value in raw.items():
+        path = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict):
+            yield from _tables(value, path)
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for i, v in enumerate(value):
+                yield from _tables(v, f"{path}[{i}]")
+
+
+def assumed_parameters(folder: Path, files=None) -> list[Parameter]:
+    """Every assumed number of the content folder (of ``files`` only, if given), in file order."""
+    folder = Path(folder)
+    names = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.toml"))
+    if files:
+        unknown = [f for f in files if f not in names]
+        if unknown:
+            raise SensitivityError(f"--files: {', '.join(unknown)} not in {folder}; use some of: {', '.join(names)}")
+        names = [n for n in names if n in files]
+    out = []
+    for name in names:
+        raw = tomllib.loads((folder / name).read_text(encoding="utf-8"))
+        for path, table in _tables(raw):
+            assumed, ranges = table.get("assumed"), table.get("ranges", {})
+            if not isinstance(assumed, list):
+                continue
+            for field in assumed:
+                value = table.get(field)
+                if field in NOT_SWUNG or isinstance(value, (str, list, dict)) or value is None:
+                    continue
+                low, high = ranges.get(field) or default_range(value, _minimum(name, path, field))
+                out.append(Parameter(name, f"{path}.{field}" if path else field, value, low, high))
+    return out
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(float(value)) if isinstance(value, float) else str(value)
+
+
+def set_value(text: str, key: str, value) -> str:
+    """``text`` (a TOML file) with ``key`` (dotted, as in ``assumed_parameters``) set to ``value``,
+    comments and layout kept."""
+    table, _, field = key.rpartition(".")
+    lines = text.splitlines(keepends=True)
+    headers = [i for i, line in enumerate(lines) if re.match(r"\s*\[", line)]
+    if not table:
+        start = 0
+    else:
+        array = re.fullmatch(r"(.*)\[(\d+)\]", table)
+        pattern = (rf"\s*\[\[\s*{re.escape(array.group(1))}\s*\]\]" if array else rf"\s*\[\s*{re.escape(table)}\s*\]")
+        found = [i for i in headers if re.match(pattern + r"\s*(#.*)?$", lines[i])]
+        nth = int(array.group(2)) if array else 0
+        if len(found) <= nth:
+            raise SensitivityError(f"{key}: table not found as a [header]; give its range by hand")
+        start = found[nth] + 1
+    end = next((i for i in headers if i >= start), len(lines))
+    for i in range(start, end):
+        m = re.match(rf"(\s*{re.escape(field)}\s*=\s*)([^#\n]*?)(\s*(#.*)?\n?)$", lines[i])
+        if m:
+            lines[i] = m.group(1) + _toml(value) + m.group(3)
+            return "".join(lines)
+    raise SensitivityError(f"{key}: not found as `{field} = ...` in its table; give its range by hand")
+
+
+def swung(folder: Path, target: Path, param: Parameter, value) -> Path:
+    """A copy of the content folder at ``target`` with one number changed."""
+    shutil.copytree(folder, target)
+    path = target / param.file
+    path.write_text(set_value(path.read_text(encoding="utf-8"), param.key, value), encoding="utf-8")
+    return target
+
+
+def metric_batches(content, plan: Plan, metric: str) -> Measured:
+    """The metric on ``content`` as ``BATCHES`` paired batches."""
+    if metric == "fight_survival":
+        batches = np.mean([m.batches for m in fight_metrics(content, plan)], axis=0)
+    elif metric == "stalkeriada_no_winner":
+        batches = next(m.batches for m in stalkeriada_metrics(content, plan) if m.name == "stalkeriada_no_winner")
+    else:
+        from sim.run.journey import get_journey_strategy, simulate_journey
+
+        loadout, n = plan.study.tiers[plan.study.settings["journey_tier"]], _size(plan.study.trials["journeys"])
+        strategy, days = get_journey_strategy("greedy"), plan.study.settings["journey_days"]
+        batches = np.array([simulate_journey(content, loadout, strategy, days=days, trials=n, seed=plan.seed,
+                                             trial_start=k * n).counts[0] / n for k in range(BATCHES)])
+    return Measured(metric, "p", float(batches.mean()), batches)
+
+
+def _effect(base: Measured, other: Measured | None):
+    if other is None:
+        return None, [None, None]
+    diff, lo, hi = paired_interval(base, other)
+    return diff, [lo, hi]
+
+
+def sensitivity(folder: Path, plan: Plan, metric: str, params, on_progress=None):
+    """``(base, rows)``: the metric on the content and one row per parameter
+    (README "JSON contracts"), sorted by the size of the swing, largest first."""
+    base = metric_batches(load_content(folder), plan, metric)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="zonesim-sensitivity-") as tmp:
+        for k, p in enumerate(params):
+            effects = {}
+            for side, value in (("low", p.low), ("high", p.high)):
+                if value == p.base:  # the same content: exactly no effect
+                    effects[side] = (0.0, [0.0, 0.0])
+                    continue
+                try:
+                    content = load_content(swung(folder, Path(tmp) / f"{k}_{side}", p, value))
+                except ContentError as exc:  # a value the content refuses: no effect measured
+                    effects[side] = (None, [None, None])
+                    effects.setdefault("refused", str(exc))
+                    continue
+                effects[side] = _effect(base, metric_batches(content, plan, metric))
+            rows.append({"file": p.file, "key": p.key, "base": p.base, "low": p.low, "high": p.high,
+                         "effect_low": effects["low"][0], "effect_high": effects["high"][0],
+                         "effect_low_ci95": effects["low"][1], "effect_high_ci95": effects["high"][1],
+                         **({"refused": effects["refused"]} if "refused" in effects else {})})
+            if on_progress:
+                on_progress(k + 1, len(params), p.key)
+    return base, sorted(rows, key=lambda r: -swing(r))
+
+
+def swing(row) -> float:
+    """The size of a parameter's swing: high effect less low effect."""
+    lo, hi = row["effect_low"], row["effect_high"]
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return abs(lo or hi or 0.0)
+    return abs(hi - lo)
+
+
+def hangs_on(rows) -> list:
+    """The parameters with an effect whose 95% interval excludes 0."""
+    def clear(ci):
+        return ci[0] is not None and ci[1] is not None and (ci[0] > 0 or ci[1] < 0)
+
+    return [r for r in rows if clear(r["effect_low_ci95"]) or clear(r["effect_high_ci95"])]
