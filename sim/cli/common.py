@@ -5,7 +5,10 @@ Every bad input ends with one line on stderr and exit code 2.
 """
 
 import inspect
+import os
+import signal
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from typing import List, Optional
@@ -217,7 +220,34 @@ def _group_assumed(assumed) -> str:
 
 
 def main(argv=None):
-    """Entry point: run the app; turn every bad input into one stderr line and exit 2."""
+    """Entry point: run the command in a worker thread while this thread waits, so
+    Ctrl-C is heard at once even while a kernel runs (numba calls cannot be
+    interrupted; the main thread would hear the signal only when one returns)."""
+    outcome = []
+
+    def command():
+        try:
+            outcome.append(_run(argv))
+        except BaseException as exc:  # noqa: B036 - re-raised in the main thread below
+            outcome.append(exc)
+
+    if threading.current_thread() is threading.main_thread():
+        # heard even when started in the background of a script, which sets SIGINT to ignored
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    worker = threading.Thread(target=command, name="zonesim-command", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        _interrupted()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+def _run(argv):
+    """Run the app; turn every bad input into one stderr line and exit 2."""
     try:
         app(args=argv, standalone_mode=False)
     except ZonesimError as exc:
@@ -233,6 +263,22 @@ def main(argv=None):
     except OSError as exc:  # unreadable or unwritable paths
         _fail(f"{exc.filename or ''}: {exc.strerror or exc}")
     return 0
+
+
+def _interrupted():
+    """Ctrl-C: remove half-written output files, say so in one line and exit 130 at once
+    (finished ``--out`` files were renamed into place whole and stay readable)."""
+    results = sys.modules.get("sim.run.results")
+    if results is not None:
+        results.discard_pending()
+    if sys.stderr.isatty():
+        sys.stderr.write("\x1b[?25h")  # show the cursor a progress bar hid
+    print("zonesim: interrupted", file=sys.stderr, flush=True)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(130)
 
 
 def _fail(message: str):
