@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -131,6 +132,52 @@ def _loadout(game, *, stims, medkits, explosives, mods, movement="", avoidance="
     return loadout.validate(game)
 
 
+def load_checked(directory: Optional[Path]):
+    """Load a content set and check all of it (maps, journey, skirmish, Stalkeriada,
+    economy and report files) before any kernel compiles: bad content is refused
+    in seconds, whatever the command needs of it."""
+    from sim.content import load_content
+    from sim.content.journey import JOURNEY_FILE, load_journey
+    from sim.content.maps import load_map, load_terrain
+    from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
+    from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
+    from sim.economy.context import ECONOMY_FILE, load_context
+    from sim.report.study import REPORT_FILE, load_study
+
+    game = load_content(directory)
+    folder = Path(game.directory)
+    if (folder / "terrain.toml").is_file():
+        terrain = load_terrain(folder)
+        for path in sorted((folder / "maps").glob("*.toml")):
+            load_map(path, terrain)
+    checks = {JOURNEY_FILE: load_journey, STALKERIADA_FILE: load_stalkeriada,
+              SKIRMISH_FILE: lambda g: load_arena(load_skirmish(g)), ECONOMY_FILE: load_context,
+              REPORT_FILE: lambda g: load_study(g, quick=False)}
+    for name, check in checks.items():
+        if (folder / name).is_file():
+            check(game)
+    return game
+
+
+# the fastest speeds measured on 2 cores (README "Performance"): a count refused at these would take longer anywhere
+FIGHTS_PER_S = 60_000_000
+JOURNEY_DAYS_PER_S = 9_000_000    # journeys/s x days (278,195 thirty-day campaigns/s)
+SKIRMISHES_PER_S = 200_000
+GAMES_PER_S = 4_000
+
+
+def check_trials(option: str, trials: int, per_s: float, unit="trials"):
+    """Refuse ``trials`` that would take more than a day at ``per_s`` (a conservative
+    speed declared per mode, measured on 2 cores); a whole number >= 1 otherwise."""
+    if trials < 1:
+        raise UsageProblem(f"{option}: {trials}; give at least 1 {unit.removesuffix('s')}")
+    days = trials / per_s / 86_400
+    if days > 1:
+        raise UsageProblem(f"{option}: {trials:,} {unit} would take about {days:,.0f} days at ~{per_s:,.0f} {unit}/s; "
+                           f"use fewer {unit}")
+    return trials
+
+
 def _set_threads(threads: Optional[int]):
     """Apply --threads (results do not depend on it)."""
     if threads is None:
@@ -167,9 +214,11 @@ def _with_progress(run, total, target_ci, label="fights"):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = Console(stderr=True)
-    if not console.is_terminal:
-        return run(None)
     label = label if target_ci is None else f"{label} (until CI < {target_ci})"
+    if not console.is_terminal:
+        announce_compile()
+        with progress(label) as line:
+            return run(lambda done, total, width: line(done, total, f"CI width {width:.5f}" if width else ""))
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[width]}"),
                   TimeRemainingColumn(), console=console, transient=True) as bar:
         task = bar.add_task(label, total=total, width="")
@@ -178,6 +227,21 @@ def _with_progress(run, total, target_ci, label="fights"):
             bar.update(task, completed=done, width=f"CI width {width:.5f}" if width is not None else "")
 
         return run(update)
+
+
+def announce(text):
+    """One plain ``zonesim: text`` line on stderr when it is not a terminal (there a bar shows progress)."""
+    if not sys.stderr.isatty():
+        print(f"zonesim: {text}", file=sys.stderr, flush=True)
+
+
+def announce_compile():
+    """Say whether the kernels load from numba's cache (seconds) or compile now (minutes)."""
+    cache = Path(os.environ.get("NUMBA_CACHE_DIR", "."))
+    if cache.is_dir() and any(cache.rglob("*.nbi")):
+        announce(f"loading the compiled kernels from {cache} (seconds; minutes for any not compiled yet)")
+    else:
+        announce(f"compiling the kernels into an empty cache {cache}: about 5 to 10 minutes on 2 cores, once")
 
 
 @contextmanager

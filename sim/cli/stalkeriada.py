@@ -10,7 +10,8 @@ from typing import Optional
 import numpy as np
 import typer
 
-from sim.cli.common import CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress, app
+from sim.cli.common import (CONTENT_OPTION, GAMES_PER_S, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress,
+                            app, check_trials, load_checked)
 from sim.content import load_content
 
 PLAYERS = typer.Option("cautious,greedy,jelly,rush", metavar="NAME,NAME",
@@ -68,14 +69,15 @@ def stalkeriada(
       zonesim stalkeriada --players jelly,greedy,my_bots.py:hoarder --out results/st
     """
     from sim.content.stalkeriada import load_stalkeriada
-    from sim.run.stalkeriada import get_stalkeriada_strategy, simulate_stalkeriada
 
-    names = [get_stalkeriada_strategy(n) for n in _players(players)]
-    if games < 1:
-        raise UsageProblem(f"--games: {games}; give at least 1 game")
-    game = load_content(content)
+    seats = _players(players)
+    check_trials("--games", games * (len(seats) if rotate_seats else 1), GAMES_PER_S, "games")
+    game = load_checked(content)
     sc = load_stalkeriada(game)
     _set_threads(threads)
+    from sim.run.stalkeriada import get_stalkeriada_strategy, simulate_stalkeriada  # compiles the kernels
+
+    names = [get_stalkeriada_strategy(n) for n in seats]
     total = games * (len(names) if rotate_seats else 1)
     result = _with_progress(lambda cb: simulate_stalkeriada(game, names, games=games, seed=seed,
                                                             rotate_seats=rotate_seats, on_progress=cb),
