@@ -1,7 +1,9 @@
 """What every ``zonesim`` command shares: the app, the common options, parsing
-of loadouts, the progress bar and the error handling of ``main``.
+of loadouts, the checks run before any kernel compiles, the progress bar and
+the error handling of ``main``.
 
-Every bad input ends with one line on stderr and exit code 2.
+Every bad input ends with one line on stderr and exit code 2; Ctrl-C ends a run
+at once with ``zonesim: interrupted`` and exit code 130.
 """
 
 import inspect
@@ -166,15 +168,15 @@ SKIRMISHES_PER_S = 200_000
 GAMES_PER_S = 4_000
 
 
-def check_trials(option: str, trials: int, per_s: float, unit="trials"):
-    """Refuse ``trials`` that would take more than a day at ``per_s`` (a conservative
-    speed declared per mode, measured on 2 cores); a whole number >= 1 otherwise."""
+def check_trials(option: str, trials: int, per_s: float, unit="trial"):
+    """Refuse ``trials`` that would take more than a day at ``per_s`` (the fastest
+    speed measured for the mode); a whole number >= 1 otherwise."""
     if trials < 1:
-        raise UsageProblem(f"{option}: {trials}; give at least 1 {unit.removesuffix('s')}")
-    days = trials / per_s / 86_400
+        raise UsageProblem(f"{option}: {trials}; give at least 1 {unit}")
+    days, units = trials / per_s / 86_400, unit + ("es" if unit.endswith("sh") else "s")
     if days > 1:
-        raise UsageProblem(f"{option}: {trials:,} {unit} would take about {days:,.0f} days at ~{per_s:,.0f} {unit}/s; "
-                           f"use fewer {unit}")
+        raise UsageProblem(f"{option}: {trials:,} {units} would take about {days:,.0f} days at ~{per_s:,.0f} "
+                           f"{units}/s; use fewer {units}")
     return trials
 
 
@@ -209,7 +211,8 @@ def _fight_assumed(content, used) -> list:
 
 
 def _with_progress(run, total, target_ci, label="fights"):
-    """Run with a progress bar on stderr when it is a terminal (elsewhere stderr keeps only errors)."""
+    """Run with a progress bar on stderr when it is a terminal, else plain lines: whether the
+    kernels compile, then the count done at most every 10 s."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

@@ -55,7 +55,7 @@ def encounter(
         raise UsageProblem(f"--chunk: {chunk}; give at least 1")
     n = trials if trials is not None else (100_000_000 if target_ci else 1_000_000)
     if not exact:
-        check_trials("--trials", n, FIGHTS_PER_S, "fights")
+        check_trials("--trials", n, FIGHTS_PER_S, "fight")
     _set_threads(threads)
     import strategies  # compiles the kernels
     from sim.run.fight import exact_fight, simulate_fight

@@ -43,7 +43,7 @@ def journey(
     loadout = _loadout(game, **loadout)
     if days < 1:
         raise UsageProblem(f"--days: {days}; give at least 1 day")
-    check_trials("--trials", trials, JOURNEY_DAYS_PER_S / days, "campaigns")
+    check_trials("--trials", trials, JOURNEY_DAYS_PER_S / days, "campaign")
     _set_threads(threads)
     from sim.run.journey import get_journey_strategy, simulate_journey  # compiles the kernels
 

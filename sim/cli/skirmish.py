@@ -65,7 +65,7 @@ def skirmish(
     """
     from sim.content.skirmish import load_arena, load_skirmish, make_setup, parse_member
 
-    check_trials("--trials", trials, SKIRMISHES_PER_S, "skirmishes")
+    check_trials("--trials", trials, SKIRMISHES_PER_S, "skirmish")
     if arena is not None and arena_size is not None:
         raise UsageProblem("--arena and --arena-size: give one of them")
     if replay is not None and replay < 0:
@@ -87,7 +87,7 @@ def skirmish(
         print(replay_text(setup, strat, seed=seed, trial=replay))
         return
     result = _with_progress(lambda cb: simulate_skirmish(setup, strat, trials=trials, seed=seed, on_progress=cb),
-                            trials, None, label="skirmishes")
+                            trials, None, label="skirmish")
     summary = result.summary()
     arena_name = str(arena) if arena else (f"flat {arena_size}x{arena_size}" if arena_size else "built-in")
     if out is not None:

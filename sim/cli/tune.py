@@ -9,8 +9,7 @@ from typing import List, Optional
 import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
-                            _loadout, _set_threads, _with_progress, app, loadout_options)
-from sim.content import load_content
+                            _loadout, _set_threads, _with_progress, app, load_checked, loadout_options)
 from sim.cli.economy import _scenario_loadout, economy_tune
 from sim.content.loadout import check_monsters
 
@@ -73,10 +72,7 @@ def tune(
       zonesim tune --mode skirmish -m bloodsucker --weapon ak47 --trials 20000 --json
       zonesim tune --mode stalkeriada --strategy cautious --objective target-winrate=0.2 --trials 2000
     """
-    from sim.run.distributed import cluster
-    from sim.run.measures import value_measures
-    from sim.run.tune import parse_objective, parse_shop_objective, tune_prices, tune_shop
-
+    game = load_checked(content)
     if damping is not None and not 0 < damping <= 1:
         raise UsageProblem(f"--damping: {damping}; give a fraction in (0, 1]")
     if rounds is not None and rounds < 1:
@@ -84,7 +80,6 @@ def tune(
     if out is not None and (out / "content").exists():
         raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
     if mode is None and not monster and not strategy and objective == "equal-value" and not _scenario_loadout(loadout):
-        game = load_content(content)
         return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
                             as_json=as_json, out=out, items=items)
     if quick or items:
@@ -92,13 +87,19 @@ def tune(
                            "(--monster, the loadout, --strategy, --mode, --objective) or these two")
     mode, rounds, damping = mode or "fight", rounds or 12, damping or 0.5
     shop = mode == "stalkeriada"
-    (parse_shop_objective if shop else parse_objective)(objective)
     if trials < 2:
         raise UsageProblem(f"--trials: {trials}; give at least 2")
     if mode != "fight" and (scheduler or workers):
         raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
-    game = load_content(content)
+    if not shop:
+        base = _loadout(game, **loadout)
+        check_monsters(game, monster)
     _set_threads(threads)
+    from sim.run.distributed import cluster  # these compile the kernels
+    from sim.run.measures import value_measures
+    from sim.run.tune import parse_objective, parse_shop_objective, tune_prices, tune_shop
+
+    (parse_shop_objective if shop else parse_objective)(objective)
     if shop:
         from sim.run.stalkeriada import get_stalkeriada_strategy
 
@@ -112,8 +113,6 @@ def tune(
                                                      on_round=cb and (lambda r, n: cb(r, n, None))),
                                 rounds, None, label="tuning rounds")
     else:
-        base = _loadout(game, **loadout)
-        check_monsters(game, monster)
         name, measure = next(iter(value_measures(game, mode, [strategy] if strategy else [], monster, base, trials,
                                                   seed).items()))
 

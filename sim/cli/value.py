@@ -9,8 +9,7 @@ import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_PER_S, GROUP, JOURNEY_DAYS_PER_S, JSON,
                             SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
-                            _scenario_title, _set_threads, announce_compile, app, check_trials, load_checked,
-                            loadout_options)
+                            _scenario_title, _set_threads, app, check_trials, load_checked, loadout_options)
 from sim.cli.economy import _scenario_loadout, economy_values
 from sim.content.loadout import check_monsters
 
@@ -102,7 +101,6 @@ def value(
         raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
     check_trials("--trials", trials, per_s[mode])
     _set_threads(threads)
-    announce_compile()
     import polars as pl
 
     from sim.run.distributed import cluster  # these compile the kernels
