@@ -6,7 +6,8 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import CONTENT_OPTION, UsageProblem, app, load_checked
+from sim.cli.common import CONTENT_OPTION, UsageProblem, app
+from sim.content import load_content
 from sim.errors import ZonesimError
 
 
@@ -49,7 +50,7 @@ def route(
     from sim.analysis.route import fastest_route
     from sim.content.maps import default_map_path, load_map, load_terrain
 
-    game = load_checked(content)
+    game = load_content(content)
     hexmap = load_map(map_file or (game.directory / "maps" / "zone.toml" if content else default_map_path()),
                       load_terrain(game.directory))
     extra = 0
