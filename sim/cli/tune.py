@@ -89,6 +89,8 @@ def tune(
     shop = mode == "stalkeriada"
     if trials < 2:
         raise UsageProblem(f"--trials: {trials}; give at least 2")
+    if budget < 0:
+        raise UsageProblem(f"--budget: {budget}; give 0 or more G")
     if mode != "fight" and (scheduler or workers):
         raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
     if not shop:
