@@ -1,13 +1,19 @@
 """What every ``zonesim`` command shares: the app, the common options, parsing
-of loadouts, the progress bar and the error handling of ``main``.
+of loadouts, the checks run before any kernel compiles, the progress bar and
+the error handling of ``main``.
 
-Every bad input ends with one line on stderr and exit code 2.
+Every bad input ends with one line on stderr and exit code 2; Ctrl-C ends a run
+at once with ``zonesim: interrupted`` and exit code 130.
 """
 
 import inspect
+import os
+import signal
 import sys
+import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -128,6 +134,52 @@ def _loadout(game, *, stims, medkits, explosives, mods, movement="", avoidance="
     return loadout.validate(game)
 
 
+def load_checked(directory: Optional[Path]):
+    """Load a content set and check all of it (maps, journey, skirmish, Stalkeriada,
+    economy and report files) before any kernel compiles: bad content is refused
+    in seconds, whatever the command needs of it."""
+    from sim.content import load_content
+    from sim.content.journey import JOURNEY_FILE, load_journey
+    from sim.content.maps import load_map, load_terrain
+    from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
+    from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
+    from sim.economy.context import ECONOMY_FILE, load_context
+    from sim.report.study import REPORT_FILE, load_study
+
+    game = load_content(directory)
+    folder = Path(game.directory)
+    if (folder / "terrain.toml").is_file():
+        terrain = load_terrain(folder)
+        for path in sorted((folder / "maps").glob("*.toml")):
+            load_map(path, terrain)
+    checks = {JOURNEY_FILE: load_journey, STALKERIADA_FILE: load_stalkeriada,
+              SKIRMISH_FILE: lambda g: load_arena(load_skirmish(g)), ECONOMY_FILE: load_context,
+              REPORT_FILE: lambda g: load_study(g, quick=False)}
+    for name, check in checks.items():
+        if (folder / name).is_file():
+            check(game)
+    return game
+
+
+# the fastest speeds measured on 2 cores (README "Performance"): a count refused at these would take longer anywhere
+FIGHTS_PER_S = 60_000_000
+JOURNEY_DAYS_PER_S = 9_000_000    # journeys/s x days (278,195 thirty-day campaigns/s)
+SKIRMISHES_PER_S = 200_000
+GAMES_PER_S = 4_000
+
+
+def check_trials(option: str, trials: int, per_s: float, unit="trial"):
+    """Refuse ``trials`` that would take more than a day at ``per_s`` (the fastest
+    speed measured for the mode); a whole number >= 1 otherwise."""
+    if trials < 1:
+        raise UsageProblem(f"{option}: {trials}; give at least 1 {unit}")
+    days, units = trials / per_s / 86_400, unit + ("es" if unit.endswith("sh") else "s")
+    if days > 1:
+        raise UsageProblem(f"{option}: {trials:,} {units} would take about {days:,.0f} days at ~{per_s:,.0f} "
+                           f"{units}/s; use fewer {units}")
+    return trials
+
+
 def _set_threads(threads: Optional[int]):
     """Apply --threads (results do not depend on it)."""
     if threads is None:
@@ -159,14 +211,17 @@ def _fight_assumed(content, used) -> list:
 
 
 def _with_progress(run, total, target_ci, label="fights"):
-    """Run with a progress bar on stderr when it is a terminal (elsewhere stderr keeps only errors)."""
+    """Run with a progress bar on stderr when it is a terminal, else plain lines: whether the
+    kernels compile, then the count done at most every 10 s."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = Console(stderr=True)
-    if not console.is_terminal:
-        return run(None)
     label = label if target_ci is None else f"{label} (until CI < {target_ci})"
+    if not console.is_terminal:
+        announce_compile()
+        with progress(label) as line:
+            return run(lambda done, total, width: line(done, total, f"CI width {width:.5f}" if width else ""))
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[width]}"),
                   TimeRemainingColumn(), console=console, transient=True) as bar:
         task = bar.add_task(label, total=total, width="")
@@ -175,6 +230,21 @@ def _with_progress(run, total, target_ci, label="fights"):
             bar.update(task, completed=done, width=f"CI width {width:.5f}" if width is not None else "")
 
         return run(update)
+
+
+def announce(text):
+    """One plain ``zonesim: text`` line on stderr when it is not a terminal (there a bar shows progress)."""
+    if not sys.stderr.isatty():
+        print(f"zonesim: {text}", file=sys.stderr, flush=True)
+
+
+def announce_compile():
+    """Say whether the kernels load from numba's cache (seconds) or compile now (minutes)."""
+    cache = Path(os.environ.get("NUMBA_CACHE_DIR", "."))
+    if cache.is_dir() and any(cache.rglob("*.nbi")):
+        announce(f"loading the compiled kernels from {cache} (seconds; minutes for any not compiled yet)")
+    else:
+        announce(f"compiling the kernels into an empty cache {cache}: about 5 to 10 minutes on 2 cores, once")
 
 
 @contextmanager
@@ -217,7 +287,34 @@ def _group_assumed(assumed) -> str:
 
 
 def main(argv=None):
-    """Entry point: run the app; turn every bad input into one stderr line and exit 2."""
+    """Entry point: run the command in a worker thread while this thread waits, so
+    Ctrl-C is heard at once even while a kernel runs (numba calls cannot be
+    interrupted; the main thread would hear the signal only when one returns)."""
+    outcome = []
+
+    def command():
+        try:
+            outcome.append(_run(argv))
+        except BaseException as exc:  # noqa: B036 - re-raised in the main thread below
+            outcome.append(exc)
+
+    if threading.current_thread() is threading.main_thread():
+        # heard even when started in the background of a script, which sets SIGINT to ignored
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    worker = threading.Thread(target=command, name="zonesim-command", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        _interrupted()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+def _run(argv):
+    """Run the app; turn every bad input into one stderr line and exit 2."""
     try:
         app(args=argv, standalone_mode=False)
     except ZonesimError as exc:
@@ -233,6 +330,22 @@ def main(argv=None):
     except OSError as exc:  # unreadable or unwritable paths
         _fail(f"{exc.filename or ''}: {exc.strerror or exc}")
     return 0
+
+
+def _interrupted():
+    """Ctrl-C: remove half-written output files, say so in one line and exit 130 at once
+    (finished ``--out`` files were renamed into place whole and stay readable)."""
+    results = sys.modules.get("sim.run.results")
+    if results is not None:
+        results.discard_pending()
+    if sys.stderr.isatty():
+        sys.stderr.write("\x1b[?25h")  # show the cursor a progress bar hid
+    print("zonesim: interrupted", file=sys.stderr, flush=True)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(130)
 
 
 def _fail(message: str):

@@ -7,10 +7,9 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, JSON, SEED, THREADS, UsageProblem, _fight_assumed, _fmt_p,
-                            _group_assumed, _loadout, _scenario_title, _set_threads, _with_progress, app,
-                            loadout_options)
-from sim.content import load_content
+from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, JSON, SEED, THREADS, UsageProblem,
+                            _fight_assumed, _fmt_p, _group_assumed, _loadout, _scenario_title, _set_threads,
+                            _with_progress, app, check_trials, load_checked, loadout_options)
 from sim.content.loadout import check_monsters
 
 
@@ -47,24 +46,24 @@ def encounter(
       zonesim encounter -m chimera --weapon ak47 --reputation 5 --escape-item camo_cloak \\
           --strategy runner --exact
     """
-    import strategies
-    from sim.run.fight import exact_fight, simulate_fight
-
-    game = load_content(content)
+    game = load_checked(content)
     loadout = _loadout(game, hp=hp, **loadout)
-    strat = strategies.get(strategy)
     check_monsters(game, monster)
     if target_ci is not None and not 0 < target_ci < 1:
         raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.002")
     if chunk < 1:
         raise UsageProblem(f"--chunk: {chunk}; give at least 1")
+    n = trials if trials is not None else (100_000_000 if target_ci else 1_000_000)
+    if not exact:
+        check_trials("--trials", n, FIGHTS_PER_S, "fight")
     _set_threads(threads)
+    import strategies  # compiles the kernels
+    from sim.run.fight import exact_fight, simulate_fight
+
+    strat = strategies.get(strategy)
     if exact:
         result = exact_fight(game, loadout, monster, strat)
     else:
-        n = trials if trials is not None else (100_000_000 if target_ci else 1_000_000)
-        if n < 1:
-            raise UsageProblem(f"--trials: {n}; give at least 1 trial")
         result = _with_progress(lambda cb: simulate_fight(
             game, loadout, monster, strat, trials=n, seed=seed, chunk=chunk, target_ci=target_ci, on_progress=cb,
         ), n, target_ci)

@@ -7,9 +7,9 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, JSON, LOADOUT_OPTIONS, SEED, THREADS, UsageProblem, _fmt_p, _loadout,
-                            _scenario_title, _set_threads, _with_progress, app, loadout_options)
-from sim.content import load_content
+from sim.cli.common import (CONTENT_OPTION, JOURNEY_DAYS_PER_S, JSON, LOADOUT_OPTIONS, SEED, THREADS, UsageProblem,
+                            _fmt_p, _loadout, _scenario_title, _set_threads, _with_progress, app, check_trials,
+                            load_checked, loadout_options)
 
 
 @app.command()
@@ -39,16 +39,15 @@ def journey(
       zonesim journey --weapon ak47 --body vest --stims stimulator:2 --medkits medkit:2
       zonesim journey --weapon ak47 --movement zone_map --strategy cautious --days 20 --json
     """
-    from sim.run.journey import get_journey_strategy, simulate_journey
-
-    game = load_content(content)
+    game = load_checked(content)
     loadout = _loadout(game, **loadout)
-    strat = get_journey_strategy(strategy)
-    if trials < 1:
-        raise UsageProblem(f"--trials: {trials}; give at least 1 trial")
     if days < 1:
         raise UsageProblem(f"--days: {days}; give at least 1 day")
+    check_trials("--trials", trials, JOURNEY_DAYS_PER_S / days, "campaign")
     _set_threads(threads)
+    from sim.run.journey import get_journey_strategy, simulate_journey  # compiles the kernels
+
+    strat = get_journey_strategy(strategy)
     result = _with_progress(lambda cb: simulate_journey(game, loadout, strat, days=days, trials=trials, seed=seed,
                                                         on_progress=cb), trials, None, label="journeys")
     summary = result.summary()

@@ -10,8 +10,7 @@ from typing import List, Optional
 import typer
 
 from sim.cli.common import (CHARACTER, CONTENT_OPTION, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
-                            _fight_assumed, _fmt_p, _group_assumed, _set_threads, _with_progress, app)
-from sim.content import load_content
+                            _fight_assumed, _fmt_p, _group_assumed, _set_threads, _with_progress, app, load_checked)
 
 
 FAMILIES_DEFAULT = "firearms,modifiers,armour,healing,explosives,escape"
@@ -82,34 +81,34 @@ def loadouts(
       [[group]]
       monsters = ["bloodsucker"]
     """
-    import strategies
-    from sim.run.distributed import cluster
-    from sim.run.loadouts import (JOURNEY_FAMILIES, MixGroup, best_per_step, enumerate_loadouts,
-                                  evaluate_journey_loadouts, evaluate_loadouts, load_mix, monster_mix, step_budgets)
-
-    game = load_content(content)
-    if journey is not None:
-        from sim.run.journey import get_journey_strategy
-
-        if monster or mix is not None:
-            raise UsageProblem("--journey: the campaign brings its own monsters; drop --monster/--mix")
-        if journey < 1:
-            raise UsageProblem(f"--journey: {journey}; give at least 1 day")
-        strat = get_journey_strategy("greedy" if strategy == "fighter" else strategy)
-        if families == FAMILIES_DEFAULT:
-            families = ",".join(JOURNEY_FAMILIES)
-        groups = (MixGroup((f"{journey}-day journey",), 1.0),)
-    else:
-        if mix is not None and monster:
-            raise UsageProblem("--monster and --mix: give one of them")
-        groups = load_mix(game, mix) if mix is not None else monster_mix(game, monster)
-        strat = strategies.get(strategy)
+    game = load_checked(content)
+    if journey is not None and (monster or mix is not None):
+        raise UsageProblem("--journey: the campaign brings its own monsters; drop --monster/--mix")
+    if journey is not None and journey < 1:
+        raise UsageProblem(f"--journey: {journey}; give at least 1 day")
+    if mix is not None and monster:
+        raise UsageProblem("--monster and --mix: give one of them")
     if trials < 1:
         raise UsageProblem(f"--trials: {trials}; give at least 1 trial per loadout")
     if top < 1:
         raise UsageProblem(f"--top: {top}; give at least 1 row")
     if max_loadouts < 1:
         raise UsageProblem(f"--max-loadouts: {max_loadouts}; give at least 1")
+    import strategies  # these compile the kernels
+    from sim.run.distributed import cluster
+    from sim.run.loadouts import (JOURNEY_FAMILIES, MixGroup, best_per_step, enumerate_loadouts,
+                                  evaluate_journey_loadouts, evaluate_loadouts, load_mix, monster_mix, step_budgets)
+
+    if journey is not None:
+        from sim.run.journey import get_journey_strategy
+
+        strat = get_journey_strategy("greedy" if strategy == "fighter" else strategy)
+        if families == FAMILIES_DEFAULT:
+            families = ",".join(JOURNEY_FAMILIES)
+        groups = (MixGroup((f"{journey}-day journey",), 1.0),)
+    else:
+        groups = load_mix(game, mix) if mix is not None else monster_mix(game, monster)
+        strat = strategies.get(strategy)
     step_budgets(step, budget)
     names = tuple(f.strip() for f in families.split(",") if f.strip())
     found = enumerate_loadouts(game, budget=budget, character=character, max_count=max_count, families=names,

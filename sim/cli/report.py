@@ -7,8 +7,8 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import CONTENT_OPTION, THREADS, UsageProblem, _set_threads, app
-from sim.content import load_content
+from sim.cli.common import (CONTENT_OPTION, THREADS, UsageProblem, _set_threads, announce, announce_compile, app,
+                            load_checked)
 
 
 @app.command()
@@ -48,7 +48,7 @@ def report(
     from sim.report.study import STEPS, load_study, run_study, write_report
     from sim.run.results import manifest, write_json
 
-    game = load_content(content)
+    game = load_checked(content)
     load_study(game, quick)  # a bad report.toml fails before any work
     base_dir = _baseline_dir(baseline)
     if out.exists() and not out.is_dir():
@@ -56,11 +56,17 @@ def report(
     _set_threads(threads)
     start = time.perf_counter()
     console = Console(stderr=True)
+    announce_compile()
+
+    def step(k, n, label):
+        bar.update(task, completed=k, step=label)
+        announce(f"report step {k + 1}/{n}: {label} ({time.perf_counter() - start:.0f} s)" if k < n else
+                 f"report steps done ({time.perf_counter() - start:.0f} s); writing the report")
+
     with Progress(TextColumn("report"), BarColumn(), TextColumn("{task.fields[step]}"), TimeElapsedColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("report", total=len(STEPS), step="")
-        sections, study = run_study(game, out, quick=quick,
-                                    on_step=lambda k, n, label: bar.update(task, completed=k, step=label))
+        sections, study = run_study(game, out, quick=quick, on_step=step)
     if base_dir is not None:
         sections = _against(sections, game, base_dir, quick, study)
     _save_content(game.directory, out / "content")

@@ -6,8 +6,7 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import CONTENT_OPTION, JSON, UsageProblem, app, seed_option
-from sim.content import load_content
+from sim.cli.common import CONTENT_OPTION, JSON, UsageProblem, app, load_checked, seed_option
 
 
 @app.command()
@@ -32,11 +31,11 @@ def skill(
     """
     from sim.analysis.skill import skill_pass_probability
     from sim.analysis.stats import wilson
-    from sim.run.skill import simulate_skill
 
     if trials < 1:
         raise UsageProblem(f"--trials: {trials}; give at least 1 trial")
-    extra_one_fails = load_content(content).rules["skill"]["extra_one_fails"]
+    extra_one_fails = load_checked(content).rules["skill"]["extra_one_fails"]
+    from sim.run.skill import simulate_skill  # compiles the kernel
     p = skill_pass_probability(attribute + modifiers, target, extra_one_fails)
     passed = simulate_skill(attribute, modifiers, target, extra_one_fails, trials, seed)
     lo, hi = wilson(passed, trials)

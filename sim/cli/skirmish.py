@@ -8,8 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli.common import CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress, app
-from sim.content import load_content
+from sim.cli.common import (CONTENT_OPTION, JSON, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, _set_threads,
+                            _with_progress, app, check_trials, load_checked)
 
 DEFAULT_PARTY = "novice:ak47,vest,stimulator*2"
 
@@ -64,19 +64,19 @@ def skirmish(
       zonesim skirmish --strategy rush --out results/skirmish
     """
     from sim.content.skirmish import load_arena, load_skirmish, make_setup, parse_member
-    from sim.run.skirmish import get_skirmish_strategy, replay_text, simulate_skirmish
 
-    if trials < 1:
-        raise UsageProblem(f"--trials: {trials}; give at least 1")
+    check_trials("--trials", trials, SKIRMISHES_PER_S, "skirmish")
     if arena is not None and arena_size is not None:
         raise UsageProblem("--arena and --arena-size: give one of them")
     if replay is not None and replay < 0:
         raise UsageProblem(f"--replay: {replay}; give a skirmish number >= 0")
-    strat = get_skirmish_strategy(strategy)
-    game = load_content(content)
+    game = load_checked(content)
     sk = load_skirmish(game)
     members = [parse_member(game, spec) for spec in party]
     field = load_arena(sk, arena, arena_size)
+    from sim.run.skirmish import get_skirmish_strategy, replay_text, simulate_skirmish  # compiles the kernels
+
+    strat = get_skirmish_strategy(strategy)
 
     def make(a, d):
         return make_setup(game, sk, members, list(monster), a, strat.name, d)
@@ -87,7 +87,7 @@ def skirmish(
         print(replay_text(setup, strat, seed=seed, trial=replay))
         return
     result = _with_progress(lambda cb: simulate_skirmish(setup, strat, trials=trials, seed=seed, on_progress=cb),
-                            trials, None, label="skirmishes")
+                            trials, None, label="skirmish")
     summary = result.summary()
     arena_name = str(arena) if arena else (f"flat {arena_size}x{arena_size}" if arena_size else "built-in")
     if out is not None:

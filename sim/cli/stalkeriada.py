@@ -10,8 +10,8 @@ from typing import Optional
 import numpy as np
 import typer
 
-from sim.cli.common import CONTENT_OPTION, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress, app
-from sim.content import load_content
+from sim.cli.common import (CONTENT_OPTION, GAMES_PER_S, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress,
+                            app, check_trials, load_checked)
 
 PLAYERS = typer.Option("cautious,greedy,jelly,rush", metavar="NAME,NAME",
                        help="Strategies in seat order (2 to 6): cautious, greedy, jelly, rush, or FILE.py:NAME "
@@ -68,18 +68,19 @@ def stalkeriada(
       zonesim stalkeriada --players jelly,greedy,my_bots.py:hoarder --out results/st
     """
     from sim.content.stalkeriada import load_stalkeriada
-    from sim.run.stalkeriada import get_stalkeriada_strategy, simulate_stalkeriada
 
-    names = [get_stalkeriada_strategy(n) for n in _players(players)]
-    if games < 1:
-        raise UsageProblem(f"--games: {games}; give at least 1 game")
-    game = load_content(content)
+    seats = _players(players)
+    check_trials("--games", games * (len(seats) if rotate_seats else 1), GAMES_PER_S, "game")
+    game = load_checked(content)
     sc = load_stalkeriada(game)
     _set_threads(threads)
+    from sim.run.stalkeriada import get_stalkeriada_strategy, simulate_stalkeriada  # compiles the kernels
+
+    names = [get_stalkeriada_strategy(n) for n in seats]
     total = games * (len(names) if rotate_seats else 1)
     result = _with_progress(lambda cb: simulate_stalkeriada(game, names, games=games, seed=seed,
                                                             rotate_seats=rotate_seats, on_progress=cb),
-                            total, None, label="games")
+                            total, None, label="game")
     summary = result.summary()
     if out is not None:
         _write_stalkeriada(out, game, sc, result, summary)
@@ -177,21 +178,21 @@ def stalkeriada_matrix(
       zonesim stalkeriada-matrix --players cautious,greedy,jelly,rush --set-size 3 --out results/rr
     """
     from sim.content.stalkeriada import load_stalkeriada
-    from sim.run.stalkeriada import get_stalkeriada_strategy, round_robin
 
     names = list(dict.fromkeys(_players(players)))
-    for name in names:  # unknown names fail here, before any game is played
-        get_stalkeriada_strategy(name)
     if not 2 <= set_size <= min(6, len(names)):
         raise UsageProblem(f"--set-size: {set_size}; use 2 to {min(6, len(names))} for {len(names)} strategies")
-    if games < 1:
-        raise UsageProblem(f"--games: {games}; give at least 1 game")
-    game = load_content(content)
+    check_trials("--games", games, GAMES_PER_S, "game")
+    game = load_checked(content)
     sc = load_stalkeriada(game)
     _set_threads(threads)
+    from sim.run.stalkeriada import get_stalkeriada_strategy, round_robin  # compiles the kernels
+
+    for name in names:  # unknown names fail here, before any game is played
+        get_stalkeriada_strategy(name)
     sets = list(itertools.combinations(names, set_size))
     rr = _with_progress(lambda cb: round_robin(game, names, set_size, games=games, seed=seed, on_progress=cb),
-                        len(sets) * games * set_size, None, label="games")
+                        len(sets) * games * set_size, None, label="game")
     if out is not None:
         from sim.report.charts import matrix_chart
         from sim.run.results import atomic_write, manifest, write_json, write_parquet

@@ -9,8 +9,7 @@ from typing import List, Optional
 import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
-                            _loadout, _set_threads, _with_progress, app, loadout_options, progress)
-from sim.content import load_content
+                            _loadout, _set_threads, _with_progress, app, load_checked, loadout_options, progress)
 from sim.cli.economy import _scenario_loadout, economy_tune
 from sim.content.loadout import check_monsters
 
@@ -79,10 +78,7 @@ def tune(
       zonesim tune --mode stalkeriada --strategy cautious --objective target-winrate=0.2 --trials 2000
       zonesim tune --mode stalkeriada --objective target-finish=0.5 --move loot --trials 2000
     """
-    from sim.run.distributed import cluster
-    from sim.run.measures import value_measures
-    from sim.run.tune import parse_objective, parse_shop_objective, tune_prices, tune_shop
-
+    game = load_checked(content)
     if damping is not None and not 0 < damping <= 1:
         raise UsageProblem(f"--damping: {damping}; give a fraction in (0, 1]")
     if rounds is not None and rounds < 1:
@@ -90,7 +86,6 @@ def tune(
     if out is not None and (out / "content").exists():
         raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
     if mode is None and not monster and not strategy and objective == "equal-value" and not _scenario_loadout(loadout):
-        game = load_content(content)
         return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
                             as_json=as_json, out=out, items=items)
     if quick or items:
@@ -98,17 +93,24 @@ def tune(
                            "(--monster, the loadout, --strategy, --mode, --objective) or these two")
     mode, rounds, damping = mode or "fight", rounds or 12, damping or 0.5
     shop = mode == "stalkeriada"
-    if not (shop and objective.startswith("target-finish")):
-        (parse_shop_objective if shop else parse_objective)(objective)
     if trials < 2:
         raise UsageProblem(f"--trials: {trials}; give at least 2")
+    if budget < 0:
+        raise UsageProblem(f"--budget: {budget}; give 0 or more G")
     if mode != "fight" and (scheduler or workers):
         raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
-    game = load_content(content)
+    if not shop:
+        base = _loadout(game, **loadout)
+        check_monsters(game, monster)
     _set_threads(threads)
     if shop and objective.startswith("target-finish"):
         return _tune_pace(game, [strategy or "cautious", *opponents.split(",")], objective, move, trials, seed,
                           as_json, out)
+    from sim.run.distributed import cluster  # these compile the kernels
+    from sim.run.measures import value_measures
+    from sim.run.tune import parse_objective, parse_shop_objective, tune_prices, tune_shop
+
+    (parse_shop_objective if shop else parse_objective)(objective)
     if shop:
         from sim.run.stalkeriada import get_stalkeriada_strategy
 
@@ -122,8 +124,6 @@ def tune(
                                                      on_round=cb and (lambda r, n: cb(r, n, None))),
                                 rounds, None, label="tuning rounds")
     else:
-        base = _loadout(game, **loadout)
-        check_monsters(game, monster)
         name, measure = next(iter(value_measures(game, mode, [strategy] if strategy else [], monster, base, trials,
                                                   seed).items()))
 

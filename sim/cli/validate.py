@@ -6,8 +6,7 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import JSON, app
-from sim.content import load_content
+from sim.cli.common import JSON, app, load_checked
 
 
 @app.command()
@@ -26,7 +25,7 @@ def validate(
     from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
     from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
 
-    game = load_content(directory)
+    game = load_checked(directory)
     maps = []
     if (game.directory / "terrain.toml").is_file():
         terrain = load_terrain(game.directory)

@@ -7,10 +7,10 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
-                            _loadout, _scenario_title, _set_threads, app, loadout_options)
+from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_PER_S, GROUP, JOURNEY_DAYS_PER_S, JSON,
+                            SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
+                            _scenario_title, _set_threads, app, check_trials, load_checked, loadout_options)
 from sim.cli.economy import _scenario_loadout, economy_values
-from sim.content import load_content
 from sim.content.loadout import check_monsters
 
 
@@ -77,13 +77,7 @@ def value(
       zonesim value --mode skirmish -m bloodsucker --weapon ak47 --strategy hold --strategy kite
       zonesim value --mode journey --weapon ak47 --body vest --strategy greedy --trials 100000
     """
-    import polars as pl
-
-    from sim.run.distributed import cluster
-    from sim.run.measures import value_measures
-    from sim.run.value import item_values
-
-    game = load_content(content)
+    game = load_checked(content)
     if mode is None and not monster and not strategy and not synergy and not pair and not _scenario_loadout(loadout):
         return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, items=items)
     if quick or items:
@@ -99,7 +93,20 @@ def value(
         raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.01")
     if mode != "fight" and (scheduler or workers):
         raise UsageProblem("--scheduler/--workers: item values run on a cluster in --mode fight")
+    if days < 1:
+        raise UsageProblem(f"--days: {days}; give at least 1 day")
+    per_s = {"fight": FIGHTS_PER_S, "skirmish": SKIRMISHES_PER_S, "journey": JOURNEY_DAYS_PER_S / days,
+             "stalkeriada": GAMES_PER_S}
+    if mode not in per_s:
+        raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
+    check_trials("--trials", trials, per_s[mode])
     _set_threads(threads)
+    import polars as pl
+
+    from sim.run.distributed import cluster  # these compile the kernels
+    from sim.run.measures import value_measures
+    from sim.run.value import item_values
+
     if mode == "journey":
         from sim.run.journey import get_journey_strategy
         from sim.run.value import journey_values

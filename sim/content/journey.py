@@ -10,7 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from sim.content.load import DEFAULT_DIR, Content, ContentError, _entry, _read
-from sim.content.maps import HexMap, load_map, load_terrain
+from sim.content.maps import HexMap, load_map, load_terrain, reachable_from
 
 JOURNEY_FILE = "journey.toml"
 EVENT_KINDS = ("nothing", "monster", "trap", "skill", "find")
@@ -101,6 +101,17 @@ def _levels(path, progression):
     return out
 
 
+def _check_orders_reachable(path, hexmap, start_base, orders):
+    """Every order's destination can be reached from the start base, with a jetpack at most (Z-25, Z-35)."""
+    reached = reachable_from(hexmap, hexmap.point(start_base))
+    for i, order in enumerate(orders):
+        at = hexmap.point(order["destination"])
+        if at not in reached:
+            raise ContentError(f"{path}: orders[{i}].destination: '{order['destination']}' at [{at[0]}, {at[1]}] "
+                               f"cannot be reached from the start base '{start_base}' of {hexmap.path}, even with a "
+                               f"jetpack; open a route of passable hexes to it or move it")
+
+
 def load_journey(content: Content) -> JourneyContent:
     """Load ``journey.toml`` of the content folder, its map and terrain."""
     directory = Path(content.directory)
@@ -163,6 +174,7 @@ def load_journey(content: Content) -> JourneyContent:
         if order["destination"] not in points:
             raise ContentError(f"{path}: orders[{i}].destination: '{order['destination']}' is not a base or site "
                                f"of {hexmap.path}; use one of: {', '.join(sorted(points))}")
+    _check_orders_reachable(path, hexmap, settings["start_base"], lists["orders"])
     shops = raw.get("shops", {})
     bases = {b.id for b in hexmap.bases}
     for base, items in shops.items():

@@ -226,11 +226,15 @@ def _reached(hexmap, start, enterable):
     return reached
 
 
+def reachable_from(hexmap, at):
+    """Every hex a stalker can reach from ``at`` with the jetpack's budget (Z-25, Z-26, Z-35)."""
+    return _reached(hexmap, at, hexmap.cost <= hexmap.day_limit(BASE_BUDGET, JETPACK_STEPS))
+
+
 def _check_bases_connected(hexmap):
     """Every base must reach every other, with the jetpack's budget (Z-25, Z-26, Z-35)."""
-    enterable = hexmap.cost <= hexmap.day_limit(BASE_BUDGET, JETPACK_STEPS)
     for base in hexmap.bases:
-        reached = _reached(hexmap, base.at, enterable)
+        reached = reachable_from(hexmap, base.at)
         for other in hexmap.bases:
             if other.at not in reached:
                 raise ContentError(

@@ -17,7 +17,6 @@ import numpy as np
 
 from sim.content import Content
 from sim.content.loadout import Loadout
-from sim.run.journey import get_journey_strategy, simulate_journey
 
 SELECTION_FIRST = 1 << 40
 SELECTION_BATCHES = 5
@@ -72,12 +71,16 @@ class JourneyOutcome:
     runs: int = 0
 
     def __post_init__(self):
+        from sim.run.journey import get_journey_strategy  # compiles the kernels: after the input checks
+
         self.strategy = get_journey_strategy(self.strategy_name)
 
     def batches(self, loadout: Loadout, first: int, trials: int, n_batches: int) -> Batches:
         """Successes in ``n_batches`` batches of trials ``first .. first + trials - 1``."""
         key = (loadout, first, trials, n_batches)
         if key not in self.cache:
+            from sim.run.journey import simulate_journey
+
             size = trials // n_batches
             sums = np.zeros(n_batches)
             for b in range(n_batches):

@@ -9,6 +9,7 @@ from importlib import metadata
 from pathlib import Path
 
 PACKAGES = ("numpy", "numba", "polars", "matplotlib", "typer")
+_PENDING = set()  # temp files being written now; removed by ``discard_pending`` when a run is interrupted
 
 
 def atomic_write(path: Path, write) -> Path:
@@ -17,6 +18,7 @@ def atomic_write(path: Path, write) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=path.parent)
     os.close(fd)
+    _PENDING.add(tmp)
     try:
         write(Path(tmp))
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
@@ -24,7 +26,15 @@ def atomic_write(path: Path, write) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        _PENDING.discard(tmp)
     return path
+
+
+def discard_pending():
+    """Delete the temp files of writes still under way (an interrupted run leaves no half-written file)."""
+    for tmp in list(_PENDING):
+        Path(tmp).unlink(missing_ok=True)
 
 
 def _umask() -> int:
