@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import CONTENT_OPTION, THREADS, UsageProblem, _set_threads, app
+from sim.cli.common import CONTENT_OPTION, SCHEDULER, THREADS, WORKERS, UsageProblem, _set_threads, app
 from sim.content import load_content
 
 
@@ -18,6 +18,8 @@ def report(
     quick: bool = typer.Option(False, "--quick", help="Small trial counts ([trials] second values of report.toml): "
                                                       "a draft in about a minute."),
     threads: Optional[int] = THREADS,
+    scheduler: Optional[str] = SCHEDULER,
+    workers: Optional[int] = WORKERS,
     content: Optional[Path] = CONTENT_OPTION,
 ):
     """Run the default balance study and write a report a designer can share.
@@ -28,7 +30,9 @@ def report(
     distance and terrain sweep, item values), price tuning (the prices across
     rounds), journeys on the default map (where stalkers die) and a Stalkeriada
     round robin. Every figure names its trials, seed and the assumed [A] values
-    it rests on.
+    it rests on. With --workers or --scheduler the journeys, skirmishes,
+    Stalkeriada games, item values, loadouts and tuning run on a Dask cluster;
+    the numbers are the same.
 
     \b
     Examples:
@@ -40,6 +44,7 @@ def report(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from sim.report.study import STEPS, load_study, run_study, write_report
+    from sim.run.distributed import cluster
     from sim.run.results import manifest, write_json
 
     game = load_content(content)
@@ -50,9 +55,10 @@ def report(
     start = time.perf_counter()
     console = Console(stderr=True)
     with Progress(TextColumn("report"), BarColumn(), TextColumn("{task.fields[step]}"), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as bar:
+                  console=console, transient=True, disable=not console.is_terminal) as bar, \
+            cluster(scheduler, workers) as client:
         task = bar.add_task("report", total=len(STEPS), step="")
-        sections, study = run_study(game, out, quick=quick,
+        sections, study = run_study(game, out, quick=quick, client=client,
                                     on_step=lambda k, n, label: bar.update(task, completed=k, step=label))
     elapsed = time.perf_counter() - start
     header = {"title": "zonesim balance report" + (" (quick draft)" if quick else ""),

@@ -85,8 +85,9 @@ def tune(
         raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
     if mode is None and not monster and not strategy and objective == "equal-value" and not _scenario_loadout(loadout):
         game = load_content(content)
-        return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
-                            as_json=as_json, out=out, items=items)
+        with cluster(scheduler, workers) as client:
+            return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
+                                as_json=as_json, out=out, items=items, client=client)
     if quick or items:
         raise UsageProblem("--quick and --items: for whole-game prices; drop the scenario options "
                            "(--monster, the loadout, --strategy, --mode, --objective) or these two")
@@ -95,8 +96,6 @@ def tune(
     (parse_shop_objective if shop else parse_objective)(objective)
     if trials < 2:
         raise UsageProblem(f"--trials: {trials}; give at least 2")
-    if mode != "fight" and (scheduler or workers):
-        raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
     game = load_content(content)
     _set_threads(threads)
     if shop:
@@ -107,10 +106,12 @@ def tune(
         rivals = [get_stalkeriada_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
         if not 1 <= len(rivals) <= 5:
             raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
-        result = _with_progress(lambda cb: tune_shop(game, player, rivals, objective=objective, rounds=rounds,
-                                                     damping=damping, games=trials, seed=seed,
-                                                     on_round=cb and (lambda r, n: cb(r, n, None))),
-                                rounds, None, label="tuning rounds")
+        with cluster(scheduler, workers) as client:
+            result = _with_progress(lambda cb: tune_shop(game, player, rivals, objective=objective, rounds=rounds,
+                                                         damping=damping, games=trials, seed=seed,
+                                                         on_round=cb and (lambda r, n: cb(r, n, None)),
+                                                         client=client),
+                                    rounds, None, label="tuning rounds")
     else:
         base = _loadout(game, **loadout)
         check_monsters(game, monster)

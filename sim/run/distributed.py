@@ -10,6 +10,7 @@ the same zonesim installed and the content folder at the same path.
 
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 
 from sim.errors import ZonesimError
@@ -40,7 +41,9 @@ def cluster(scheduler=None, workers=None):
         with client:
             yield client
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
+    # stderr keeps only zonesim's errors, not the workers' shutdown chatter
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=logging.CRITICAL) as local, \
             Client(local) as client:
         yield client
 
