@@ -64,3 +64,54 @@ def test_tuning_on_a_cluster_equals_the_local_run(content, client):
     local = tune_prices(content, base, lambda c: fight_measure(c, ["snork"], fighter), **kwargs)
     remote = tune_prices(content, base, lambda c: fight_measure(c, ["snork"], fighter), client=client, **kwargs)
     assert local.prices == remote.prices and local.history.equals(remote.history)
+
+
+TIMING = ("elapsed_s", "hex_steps_per_s", "skirmishes_per_s", "player_turns_per_s")
+
+
+def _numbers(summary):
+    return {k: v for k, v in summary.items() if k not in TIMING}
+
+
+def test_journeys_on_a_cluster_equal_the_local_run(content, client):
+    from sim.run.journey import get_journey_strategy, simulate_journey
+
+    kwargs = dict(days=20, trials=5000, seed=8)
+    loadout = Loadout(weapon="ak47", healing=(("stimulator", 1),))
+    local = simulate_journey(content, loadout, get_journey_strategy("cautious"), **kwargs)
+    remote = simulate_journey(content, loadout, get_journey_strategy("cautious"), chunk=700, client=client, **kwargs)
+    assert _numbers(local.summary()) == _numbers(remote.summary())
+    assert (local.traffic == remote.traffic).all() and (local.deaths_at == remote.deaths_at).all()
+
+
+def test_skirmishes_on_a_cluster_equal_the_local_run(content, client):
+    from sim.content.skirmish import load_arena, load_skirmish, make_setup, parse_member
+    from sim.run.skirmish import get_skirmish_strategy, simulate_skirmish
+
+    sk = load_skirmish(content)
+    setup = make_setup(content, sk, [parse_member(content, "novice:ak47,vest,stimulator*2")], ["snork"],
+                       load_arena(sk, None, None), "kite", None)
+    kite = get_skirmish_strategy("kite")
+    local = simulate_skirmish(setup, kite, trials=4000, seed=3)
+    remote = simulate_skirmish(setup, kite, trials=4000, seed=3, chunk=900, client=client)
+    assert _numbers(local.summary()) == _numbers(remote.summary()) and (local.tally == remote.tally).all()
+
+
+def test_stalkeriada_on_a_cluster_equals_the_local_run(content, client):
+    from sim.run.stalkeriada import round_robin, simulate_stalkeriada
+
+    players = ["cautious", "rush", "jelly"]
+    local = simulate_stalkeriada(content, players, games=400, seed=2, rotate_seats=True)
+    remote = simulate_stalkeriada(content, players, games=400, seed=2, rotate_seats=True, chunk=250, client=client)
+    assert _numbers(local.summary()) == _numbers(remote.summary()) and (local.tally == remote.tally).all()
+    here = round_robin(content, players, 2, games=200, seed=5)
+    there = round_robin(content, players, 2, games=200, seed=5, chunk=150, client=client)
+    assert here.table.equals(there.table)
+
+
+def test_cli_journey_with_workers_gives_the_same_json():
+    args = ("journey", "--weapon", "ak47", "--trials", 3000, "--chunk", 500, "--seed", 4, "--json")
+    here, there = zonesim(*args), zonesim(*args, "--workers", 2)
+    assert here.returncode == 0 and there.returncode == 0, there.stderr
+    assert _numbers(json.loads(here.stdout)) == _numbers(json.loads(there.stdout))
+    assert there.stderr == ""

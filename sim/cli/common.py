@@ -6,6 +6,7 @@ Every bad input ends with one line on stderr and exit code 2; Ctrl-C ends a run
 at once with ``zonesim: interrupted`` and exit code 130.
 """
 
+import dataclasses
 import inspect
 import os
 import signal
@@ -60,6 +61,15 @@ THREADS = typer.Option(None, help="Threads to use (default: all cores); results 
 SCHEDULER = typer.Option(None, metavar="ADDRESS", help="Run the sweep on this Dask scheduler (e.g. "
                                                        "tcp://10.0.0.5:8786); the numbers are the same as here.")
 WORKERS = typer.Option(None, help="Run the sweep on a local Dask cluster of N worker processes.")
+RESUME = typer.Option(False, "--resume", help="Continue the killed run whose --out folder is given: its finished "
+                                              "chunks are kept and only the rest run; the numbers are the same as "
+                                              "an uninterrupted run.")
+
+
+def chunk_option(default):
+    """The --chunk option: trials per chunk (a checkpoint with --out, a task with --workers)."""
+    return typer.Option(default, min=1, help="Trials per chunk: a checkpoint with --out and a task on a cluster; "
+                                             "the numbers do not depend on it.")
 SEED = seed_option()
 JSON = typer.Option(False, "--json", help="Print one JSON object instead of a table.")
 MOVEMENT = typer.Option("", metavar="ID,ID", help="Movement items (zone_map, glonass, jetpack); the best one is "
@@ -83,6 +93,13 @@ FIGHT_LOADOUT = ("character", "weapon", "mods", "head", "body", "stims", "medkit
 # the monsters of a fight or skirmish in the commands that value items
 GROUP = typer.Option([], "--monster", "-m", metavar="ID", help="Monster id; repeat for a group (fights and "
                                                                "skirmishes).")
+
+
+def run_params(command, game, **options) -> dict:
+    """What a resumed run must share with the killed one: the command, the
+    content's digest and every option that changes the numbers (dataclasses as dicts)."""
+    plain = {k: dataclasses.asdict(v) if dataclasses.is_dataclass(v) else v for k, v in options.items()}
+    return {"command": command, "content_hash": game.digest, **plain}
 
 
 def loadout_options(*names):

@@ -30,13 +30,13 @@ def _context(game, quick, seed):
     return replace(load_context(game, quick=quick), seed=seed)
 
 
-def economy_values(game, *, quick, seed, as_json, out, items):
+def economy_values(game, *, quick, seed, as_json, out, items, client=None):
     """``zonesim value`` with no scenario options: every card over the declared context (economy.toml)."""
     from sim.economy.value import item_economy
 
     ctx, wanted = _context(game, quick, seed), _item_list(game, items)
     with progress("valuing cards") as advance:
-        result = item_economy(game, ctx, items=wanted, on_progress=advance)
+        result = item_economy(game, ctx, items=wanted, on_progress=advance, client=client)
     summary = result.to_json()
     if out is not None:
         from sim.run.results import manifest, write_json, write_parquet
@@ -81,14 +81,14 @@ def _g(v):
     return "unbounded" if v == float("inf") else f"{v:,.0f}"
 
 
-def economy_tune(game, *, quick, seed, rounds, damping, as_json, out, items):
+def economy_tune(game, *, quick, seed, rounds, damping, as_json, out, items, client=None):
     """``zonesim tune`` with no scenario options: equal value per G over the declared context."""
     from sim.economy.tune import tune_economy
 
     ctx = _context(game, quick, seed)
     with progress("tuning prices") as advance:
         result = tune_economy(game, ctx, rounds=rounds, damping=damping, items=_item_list(game, items),
-                              on_progress=advance)
+                              on_progress=advance, client=client)
     summary = result.to_json()
     if out is not None:
         from sim.report.charts import tune_chart

@@ -7,9 +7,9 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, JOURNEY_DAYS_PER_S, JSON, LOADOUT_OPTIONS, SEED, THREADS, UsageProblem,
-                            _fmt_p, _loadout, _scenario_title, _set_threads, _with_progress, app, check_trials,
-                            load_checked, loadout_options)
+from sim.cli.common import (CONTENT_OPTION, JOURNEY_DAYS_PER_S, JSON, LOADOUT_OPTIONS, RESUME, SCHEDULER, SEED,
+                            THREADS, WORKERS, UsageProblem, _fmt_p, _loadout, _scenario_title, _set_threads,
+                            _with_progress, app, check_trials, chunk_option, load_checked, loadout_options, run_params)
 
 
 @app.command()
@@ -21,8 +21,13 @@ def journey(
     trials: int = typer.Option(200_000, help="Campaigns to simulate."),
     seed: int = SEED,
     as_json: bool = JSON,
-    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and PNG charts here."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and PNG charts here "
+                                                           "(and a checkpoint per finished chunk, for --resume)."),
+    resume: bool = RESUME,
+    chunk: int = chunk_option(1 << 16),
     threads: Optional[int] = THREADS,
+    scheduler: Optional[str] = SCHEDULER,
+    workers: Optional[int] = WORKERS,
     content: Optional[Path] = CONTENT_OPTION,
     **loadout,
 ):
@@ -33,11 +38,16 @@ def journey(
     skill tests, finds). Reports the chance to finish every order and the first
     one, to never die, days to finish, money, deaths and items used, with 95%
     intervals; --out adds curves by day and maps of where stalkers die.
+    The campaigns run in chunks, on a Dask cluster with --workers or
+    --scheduler; with --out each finished chunk is kept, and --resume
+    continues a killed run with the same numbers.
 
     \b
     Examples:
       zonesim journey --weapon ak47 --body vest --stims stimulator:2 --medkits medkit:2
       zonesim journey --weapon ak47 --movement zone_map --strategy cautious --days 20 --json
+      zonesim journey --weapon ak47 --trials 3000000 --workers 2 --out results/journey
+      zonesim journey --weapon ak47 --trials 3000000 --workers 2 --out results/journey --resume
     """
     game = load_checked(content)
     loadout = _loadout(game, **loadout)
@@ -45,11 +55,17 @@ def journey(
         raise UsageProblem(f"--days: {days}; give at least 1 day")
     check_trials("--trials", trials, JOURNEY_DAYS_PER_S / days, "campaign")
     _set_threads(threads)
+    from sim.run.chunks import checkpoints
+    from sim.run.distributed import cluster
     from sim.run.journey import get_journey_strategy, simulate_journey  # compiles the kernels
 
     strat = get_journey_strategy(strategy)
-    result = _with_progress(lambda cb: simulate_journey(game, loadout, strat, days=days, trials=trials, seed=seed,
-                                                        on_progress=cb), trials, None, label="journeys")
+    store = checkpoints(out, run_params("journey", game, loadout=loadout, strategy=strat, days=days, trials=trials,
+                                        seed=seed, chunk=chunk), resume)
+    with cluster(scheduler, workers) as client:
+        result = _with_progress(lambda cb: simulate_journey(
+            game, loadout, strat, days=days, trials=trials, seed=seed, chunk=chunk, on_progress=cb, client=client,
+            store=store), trials, None, label="journeys")
     summary = result.summary()
     if out is not None:
         _write_journey(out, game, loadout, strat, result, summary)

@@ -115,14 +115,12 @@ def loadouts(
                                reputation=reputation, limit=max_loadouts, journey=journey is not None)
     _set_threads(threads)
     total = len(found) * len(groups) * trials
-    if journey is not None:
-        if scheduler or workers:
-            raise UsageProblem("--scheduler/--workers: journey loadouts run on this machine")
-        result = _with_progress(lambda cb: evaluate_journey_loadouts(game, found, strat, days=journey, trials=trials,
-                                                                     seed=seed, on_progress=cb), total, None,
-                                label="campaigns")
-    else:
-        with cluster(scheduler, workers) as client:
+    with cluster(scheduler, workers) as client:
+        if journey is not None:
+            result = _with_progress(lambda cb: evaluate_journey_loadouts(
+                game, found, strat, days=journey, trials=trials, seed=seed, on_progress=cb, client=client), total,
+                None, label="campaigns")
+        else:
             result = _with_progress(lambda cb: evaluate_loadouts(game, found, groups, strat, trials=trials,
                                                                  seed=seed, on_progress=cb, client=client),
                                     total, None)

@@ -7,8 +7,8 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, THREADS, UsageProblem, _set_threads, announce, announce_compile, app,
-                            load_checked)
+from sim.cli.common import (CONTENT_OPTION, SCHEDULER, THREADS, WORKERS, UsageProblem, _set_threads, announce,
+                            announce_compile, app, load_checked)
 
 
 @app.command()
@@ -22,6 +22,8 @@ def report(
                                             "and each headline table gains a \"vs baseline\" column (paired 95% "
                                             "interval on the same dice)."),
     threads: Optional[int] = THREADS,
+    scheduler: Optional[str] = SCHEDULER,
+    workers: Optional[int] = WORKERS,
     content: Optional[Path] = CONTENT_OPTION,
 ):
     """Run the default balance study and write a report a designer can share.
@@ -33,7 +35,9 @@ def report(
     rounds), journeys on the default map (where stalkers die) and a Stalkeriada
     round robin. Every figure names its trials, seed and the assumed [A] values
     it rests on. The content used is saved in content/ of --out, so a report
-    folder can be the --baseline of the next one.
+    folder can be the --baseline of the next one. With --workers or
+    --scheduler the journeys, skirmishes, Stalkeriada games, item values,
+    loadouts and tuning run on a Dask cluster; the numbers are the same.
 
     \b
     Examples:
@@ -46,6 +50,7 @@ def report(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from sim.report.study import STEPS, load_study, run_study, write_report
+    from sim.run.distributed import cluster
     from sim.run.results import manifest, write_json
 
     game = load_checked(content)
@@ -64,9 +69,10 @@ def report(
                  f"report steps done ({time.perf_counter() - start:.0f} s); writing the report")
 
     with Progress(TextColumn("report"), BarColumn(), TextColumn("{task.fields[step]}"), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as bar:
+                  console=console, transient=True, disable=not console.is_terminal) as bar, \
+            cluster(scheduler, workers) as client:
         task = bar.add_task("report", total=len(STEPS), step="")
-        sections, study = run_study(game, out, quick=quick, on_step=step)
+        sections, study = run_study(game, out, quick=quick, client=client, on_step=step)
     if base_dir is not None:
         sections = _against(sections, game, base_dir, quick, study)
     _save_content(game.directory, out / "content")
@@ -89,6 +95,7 @@ def _baseline_dir(baseline):
     if baseline is None:
         return None
     from sim.compare.diff import resolve_content
+    from sim.content import load_content
 
     folder = resolve_content(baseline, "--baseline")
     load_content(folder)
@@ -100,6 +107,7 @@ def _against(sections, game, base_dir, quick, study):
     from sim.compare.baseline import with_baseline
     from sim.compare.diff import content_diff
     from sim.compare.metrics import make_plan, measure, paired
+    from sim.content import load_content
 
     plan = make_plan(game, quick=quick)
     rows = paired(measure(load_content(base_dir), plan), measure(game, plan))

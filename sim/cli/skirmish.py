@@ -8,8 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, JSON, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, _set_threads,
-                            _with_progress, app, check_trials, load_checked)
+from sim.cli.common import (CONTENT_OPTION, JSON, RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, WORKERS,
+                            UsageProblem, _set_threads, _with_progress, app, check_trials, chunk_option, load_checked,
+                            run_params)
 
 DEFAULT_PARTY = "novice:ak47,vest,stimulator*2"
 
@@ -43,8 +44,13 @@ def skirmish(
                                                                   "facings, AP, rolls) instead of the statistics."),
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and charts "
-                                                           "(outcomes and AP; survival vs distance and terrain)."),
+                                                           "(outcomes and AP; survival vs distance and terrain), "
+                                                           "and a checkpoint per finished chunk, for --resume."),
+    resume: bool = RESUME,
+    chunk: int = chunk_option(1 << 16),
     threads: Optional[int] = THREADS,
+    scheduler: Optional[str] = SCHEDULER,
+    workers: Optional[int] = WORKERS,
     content: Optional[Path] = CONTENT_OPTION,
 ):
     """Tactical skirmishes: a party of stalkers against monsters on a hex arena.
@@ -54,7 +60,9 @@ def skirmish(
     first aid 10), picks a manoeuvre with move points, pays for facing
     (forward 1, sideways or back 2, turning 1 a side) and may evade past an
     enemy on a DX contest. Reports survival, win, rounds, AP by action,
-    damage dealt and taken, with 95% intervals.
+    damage dealt and taken, with 95% intervals. The skirmishes run in
+    chunks, on a Dask cluster with --workers or --scheduler; with --out each
+    finished chunk is kept, and --resume continues a killed run.
 
     \b
     Examples:
@@ -86,12 +94,23 @@ def skirmish(
     if replay is not None:
         print(replay_text(setup, strat, seed=seed, trial=replay))
         return
-    result = _with_progress(lambda cb: simulate_skirmish(setup, strat, trials=trials, seed=seed, on_progress=cb),
-                            trials, None, label="skirmish")
-    summary = result.summary()
+    import hashlib
+
+    from sim.run.chunks import checkpoints
+    from sim.run.distributed import cluster
+    from sim.run.skirmish import skirmish_template
+
+    scenario = hashlib.sha256(skirmish_template(setup).tobytes()).hexdigest()
+    store = checkpoints(out, run_params("skirmish", game, scenario=scenario, strategy=strategy, trials=trials,
+                                        seed=seed, chunk=chunk), resume)
     arena_name = str(arena) if arena else (f"flat {arena_size}x{arena_size}" if arena_size else "built-in")
-    if out is not None:
-        _write_skirmish(out, game, sk, setup, make, field, strat, result, summary, arena_name)
+    with cluster(scheduler, workers) as client:
+        result = _with_progress(lambda cb: simulate_skirmish(setup, strat, trials=trials, seed=seed, chunk=chunk,
+                                                             on_progress=cb, client=client, store=store),
+                                trials, None, label="skirmishes")
+        summary = result.summary()
+        if out is not None:
+            _write_skirmish(out, game, sk, setup, make, field, strat, result, summary, arena_name, client)
     if as_json:
         print(json.dumps(summary))
         return
@@ -123,7 +142,7 @@ def _print_skirmish(result, summary, out):
         console.print(f"written to {out}/")
 
 
-def _write_skirmish(out, game, sk, setup, make, field, strat, result, summary, arena_name):
+def _write_skirmish(out, game, sk, setup, make, field, strat, result, summary, arena_name, client):
     """manifest.json, skirmish_*.parquet and two charts."""
     from sim.report.charts import skirmish_chart, skirmish_distance_chart
     from sim.run.results import atomic_write, manifest, write_json, write_parquet
@@ -133,7 +152,7 @@ def _write_skirmish(out, game, sk, setup, make, field, strat, result, summary, a
     distances = list(range(2, field.cols - start, 2))[:7]
     sweep_trials = min(result.trials, 20_000)
     sweep = _with_progress(lambda cb: terrain_sweep(make, strat, field, distances, trials=sweep_trials,
-                                                    seed=result.seed, on_progress=cb),
+                                                    seed=result.seed, on_progress=cb, client=client),
                            3 * len(distances) * sweep_trials, None, label="distance sweep")
     tables = {"outcomes": result.proportions(), "means": result.means(), "ap": result.ap_spending(),
               "rounds": result.rounds(), "sweep": sweep}

@@ -10,14 +10,25 @@ from typing import Optional
 import numpy as np
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, GAMES_PER_S, JSON, SEED, THREADS, UsageProblem, _set_threads, _with_progress,
-                            app, check_trials, load_checked)
+from sim.cli.common import (CONTENT_OPTION, GAMES_PER_S, JSON, RESUME, SCHEDULER, SEED, THREADS, WORKERS,
+                            UsageProblem, _set_threads, _with_progress, app, check_trials, chunk_option, load_checked,
+                            run_params)
 
 PLAYERS = typer.Option("cautious,greedy,jelly,rush", metavar="NAME,NAME",
                        help="Strategies in seat order (2 to 6): cautious, greedy, jelly, rush, or FILE.py:NAME "
                             "(a StalkeriadaStrategy). A name may repeat.")
 GAMES = typer.Option(20_000, help="Games to play (per seat order with --rotate-seats).")
-OUT = typer.Option(None, "--out", help="Write manifest.json, parquet tables and PNG charts here.")
+OUT = typer.Option(None, "--out", help="Write manifest.json, parquet tables and PNG charts here (and a checkpoint "
+                                        "per finished chunk, for --resume).")
+CHUNK = chunk_option(1 << 16)
+
+
+def _store(out, resume, command, game, strategies, **options):
+    """The checkpoints of a run (``sim.run.chunks``), keyed by its options and each strategy's parameters."""
+    from sim.run.chunks import checkpoints
+
+    players = [[s.name, [float(x) for x in s.params]] for s in strategies]
+    return checkpoints(out, run_params(command, game, players=players, **options), resume)
 
 
 def _players(text):
@@ -47,7 +58,11 @@ def stalkeriada(
                                       "same dice streams, so the first-player advantage is measured, not confounded."),
     as_json: bool = JSON,
     out: Optional[Path] = OUT,
+    resume: bool = RESUME,
+    chunk: int = CHUNK,
     threads: Optional[int] = THREADS,
+    scheduler: Optional[str] = SCHEDULER,
+    workers: Optional[int] = WORKERS,
     content: Optional[Path] = CONTENT_OPTION,
 ):
     """Play whole Stalkeriada games between AI strategies.
@@ -59,7 +74,9 @@ def stalkeriada(
     strategy's mean place and share of last places, the no-winner rate (nobody
     finished by the round cap), game length, deaths by cause, shop purchases and
     the win rate with and without each item, all with 95% intervals; --out adds
-    parquet tables and charts.
+    parquet tables and charts. The games run in chunks, on a Dask cluster
+    with --workers or --scheduler; with --out each finished chunk is kept, and
+    --resume continues a killed run with the same numbers.
 
     \b
     Examples:
@@ -78,9 +95,14 @@ def stalkeriada(
 
     names = [get_stalkeriada_strategy(n) for n in seats]
     total = games * (len(names) if rotate_seats else 1)
-    result = _with_progress(lambda cb: simulate_stalkeriada(game, names, games=games, seed=seed,
-                                                            rotate_seats=rotate_seats, on_progress=cb),
-                            total, None, label="game")
+    from sim.run.distributed import cluster
+
+    store = _store(out, resume, "stalkeriada", game, names, games=games, seed=seed, rotate_seats=rotate_seats,
+                   chunk=chunk)
+    with cluster(scheduler, workers) as client:
+        result = _with_progress(lambda cb: simulate_stalkeriada(
+            game, names, games=games, seed=seed, rotate_seats=rotate_seats, chunk=chunk, on_progress=cb,
+            client=client, store=store), total, None, label="games")
     summary = result.summary()
     if out is not None:
         _write_stalkeriada(out, game, sc, result, summary)
@@ -164,13 +186,19 @@ def stalkeriada_matrix(
     seed: int = SEED,
     as_json: bool = JSON,
     out: Optional[Path] = OUT,
+    resume: bool = RESUME,
+    chunk: int = CHUNK,
     threads: Optional[int] = THREADS,
+    scheduler: Optional[str] = SCHEDULER,
+    workers: Optional[int] = WORKERS,
     content: Optional[Path] = CONTENT_OPTION,
 ):
     """Round robin: every set of SET_SIZE strategies plays, every seat order rotated.
 
     Cell (row, column) of the matrix is the row strategy's win rate over all
     games that had the column strategy at the table, with its 95% interval.
+    Runs on a Dask cluster with --workers or --scheduler; --out keeps each
+    finished chunk, and --resume continues a killed run.
 
     \b
     Examples:
@@ -188,11 +216,16 @@ def stalkeriada_matrix(
     _set_threads(threads)
     from sim.run.stalkeriada import get_stalkeriada_strategy, round_robin  # compiles the kernels
 
-    for name in names:  # unknown names fail here, before any game is played
-        get_stalkeriada_strategy(name)
+    strategies = [get_stalkeriada_strategy(name) for name in names]  # unknown names fail before any game
     sets = list(itertools.combinations(names, set_size))
-    rr = _with_progress(lambda cb: round_robin(game, names, set_size, games=games, seed=seed, on_progress=cb),
-                        len(sets) * games * set_size, None, label="game")
+    from sim.run.distributed import cluster
+
+    store = _store(out, resume, "stalkeriada-matrix", game, strategies, set_size=set_size, games=games, seed=seed,
+                   chunk=chunk)
+    with cluster(scheduler, workers) as client:
+        rr = _with_progress(lambda cb: round_robin(game, names, set_size, games=games, seed=seed, chunk=chunk,
+                                                   on_progress=cb, client=client, store=store),
+                            len(sets) * games * set_size, None, label="games")
     if out is not None:
         from sim.report.charts import matrix_chart
         from sim.run.results import atomic_write, manifest, write_json, write_parquet

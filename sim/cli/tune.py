@@ -86,8 +86,11 @@ def tune(
     if out is not None and (out / "content").exists():
         raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
     if mode is None and not monster and not strategy and objective == "equal-value" and not _scenario_loadout(loadout):
-        return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
-                            as_json=as_json, out=out, items=items)
+        from sim.run.distributed import cluster
+
+        with cluster(scheduler, workers) as client:
+            return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
+                                as_json=as_json, out=out, items=items, client=client)
     if quick or items:
         raise UsageProblem("--quick and --items: for whole-game prices; drop the scenario options "
                            "(--monster, the loadout, --strategy, --mode, --objective) or these two")
@@ -97,8 +100,6 @@ def tune(
         raise UsageProblem(f"--trials: {trials}; give at least 2")
     if budget < 0:
         raise UsageProblem(f"--budget: {budget}; give 0 or more G")
-    if mode != "fight" and (scheduler or workers):
-        raise UsageProblem("--scheduler/--workers: tuning runs on a cluster in --mode fight")
     if not shop:
         base = _loadout(game, **loadout)
         check_monsters(game, monster)
@@ -119,10 +120,12 @@ def tune(
         rivals = [get_stalkeriada_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
         if not 1 <= len(rivals) <= 5:
             raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
-        result = _with_progress(lambda cb: tune_shop(game, player, rivals, objective=objective, rounds=rounds,
-                                                     damping=damping, games=trials, seed=seed,
-                                                     on_round=cb and (lambda r, n: cb(r, n, None))),
-                                rounds, None, label="tuning rounds")
+        with cluster(scheduler, workers) as client:
+            result = _with_progress(lambda cb: tune_shop(game, player, rivals, objective=objective, rounds=rounds,
+                                                         damping=damping, games=trials, seed=seed,
+                                                         on_round=cb and (lambda r, n: cb(r, n, None)),
+                                                         client=client),
+                                    rounds, None, label="tuning rounds")
     else:
         name, measure = next(iter(value_measures(game, mode, [strategy] if strategy else [], monster, base, trials,
                                                   seed).items()))

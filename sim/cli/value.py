@@ -79,7 +79,10 @@ def value(
     """
     game = load_checked(content)
     if mode is None and not monster and not strategy and not synergy and not pair and not _scenario_loadout(loadout):
-        return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, items=items)
+        from sim.run.distributed import cluster
+
+        with cluster(scheduler, workers) as client:
+            return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, items=items, client=client)
     if quick or items:
         raise UsageProblem("--quick and --items: for whole-game values; drop the scenario options "
                            "(--monster, the loadout, --strategy, --mode) or these two")
@@ -91,8 +94,6 @@ def value(
         raise UsageProblem("--synergy, --pair and --target-ci: measured in --mode fight or skirmish")
     if target_ci is not None and not 0 < target_ci < 1:
         raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.01")
-    if mode != "fight" and (scheduler or workers):
-        raise UsageProblem("--scheduler/--workers: item values run on a cluster in --mode fight")
     if days < 1:
         raise UsageProblem(f"--days: {days}; give at least 1 day")
     per_s = {"fight": FIGHTS_PER_S, "skirmish": SKIRMISHES_PER_S, "journey": JOURNEY_DAYS_PER_S / days,
@@ -104,29 +105,10 @@ def value(
     import polars as pl
 
     from sim.run.distributed import cluster  # these compile the kernels
-    from sim.run.measures import value_measures
-    from sim.run.value import item_values
 
-    if mode == "journey":
-        from sim.run.journey import get_journey_strategy
-        from sim.run.value import journey_values
-
-        results = {s.name: journey_values(game, base, s, days=days, trials=trials, seed=seed)
-                   for s in map(get_journey_strategy, strategy or ["greedy"])}
-    elif mode == "stalkeriada":
-        from sim.run.stalkeriada import get_stalkeriada_strategy
-        from sim.run.value import stalkeriada_values
-
-        rivals = [get_stalkeriada_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
-        if not 1 <= len(rivals) <= 5:
-            raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
-        results = {s.name: stalkeriada_values(game, s, rivals, games=trials, seed=seed)
-                   for s in map(get_stalkeriada_strategy, strategy or ["cautious"])}
-    else:
-        measures = value_measures(game, mode, strategy, monster, base, trials, seed)
-        with cluster(scheduler, workers) as client:
-            results = {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci,
-                                         client=client) for name, measure in measures.items()}
+    with cluster(scheduler, workers) as client:
+        results, measures = _mode_values(game, mode, base, strategy, monster, opponents, days=days, trials=trials,
+                                         seed=seed, target_ci=target_ci, client=client)
     table = pl.concat([r.table.with_columns(pl.lit(name).alias("strategy")) for name, r in results.items()])
     pairs = None
     if synergy or pair:
@@ -167,6 +149,32 @@ def value(
                           f"{r['value_a']:+.4f} and {r['value_b']:+.4f}; synergy in log-odds "
                           f"{r['synergy_log_odds']:+.3f} [{r['log_odds_ci_low']:+.3f}, {r['log_odds_ci_high']:+.3f}] "
                           f"({kind}; {r['synergy']:+.4f} in probability)", highlight=False)
+
+
+def _mode_values(game, mode, base, strategy, monster, opponents, *, days, trials, seed, target_ci, client):
+    """``({strategy: ValueResult}, {strategy: measure})`` of ``zonesim value`` in ``mode``
+    (the measures of fight and skirmish modes, for --synergy), on the Dask ``client`` if given."""
+    from sim.run.measures import value_measures
+    from sim.run.value import item_values
+
+    if mode == "journey":
+        from sim.run.journey import get_journey_strategy
+        from sim.run.value import journey_values
+
+        return {s.name: journey_values(game, base, s, days=days, trials=trials, seed=seed, client=client)
+                for s in map(get_journey_strategy, strategy or ["greedy"])}, {}
+    if mode == "stalkeriada":
+        from sim.run.stalkeriada import get_stalkeriada_strategy
+        from sim.run.value import stalkeriada_values
+
+        rivals = [get_stalkeriada_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
+        if not 1 <= len(rivals) <= 5:
+            raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
+        return {s.name: stalkeriada_values(game, s, rivals, games=trials, seed=seed, client=client)
+                for s in map(get_stalkeriada_strategy, strategy or ["cautious"])}, {}
+    measures = value_measures(game, mode, strategy, monster, base, trials, seed)
+    return {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci, client=client)
+            for name, measure in measures.items()}, measures
 
 
 def _print_values(base, monster, name, result, seed, mode="fight"):

@@ -61,7 +61,8 @@ class JourneyOutcome:
     """Days to spare (``days + 1`` less the day every order is done, 0 if never)
     of a kit under one journey strategy, on the campaign of the content's
     journey (Z-39 event tables, Z-41 orders): the mean days to finish is
-    ``days + 1`` less it. Results are cached per kit and trial set."""
+    ``days + 1`` less it. Results are cached per kit and trial set; with a Dask
+    ``client`` a kit's batches run as its tasks (the same sums)."""
 
     content: Content
     strategy_name: str
@@ -69,6 +70,7 @@ class JourneyOutcome:
     seed: int
     cache: dict = field(default_factory=dict)
     runs: int = 0
+    client: object = None
 
     def __post_init__(self):
         from sim.run.journey import get_journey_strategy  # compiles the kernels: after the input checks
@@ -79,18 +81,28 @@ class JourneyOutcome:
         """Successes in ``n_batches`` batches of trials ``first .. first + trials - 1``."""
         key = (loadout, first, trials, n_batches)
         if key not in self.cache:
-            from sim.run.journey import simulate_journey
-
             size = trials // n_batches
-            sums = np.zeros(n_batches)
-            for b in range(n_batches):
-                with _threads_for(size):
-                    r = simulate_journey(self.content, loadout, self.strategy, days=self.days, trials=size,
-                                         seed=self.seed, trial_start=first + b * size)
-                sums[b] = spare_days(r.done_hist, self.days)
+            sums = np.array([spare_days(r.done_hist, self.days) for r in self._runs(loadout, first, size, n_batches)],
+                            np.float64)
             self.runs += n_batches
             self.cache[key] = Batches(sums, size)
         return self.cache[key]
+
+    def _runs(self, loadout, first, size, n_batches):
+        """The ``JourneyResult`` of each batch of ``size`` trials from ``first``."""
+        from sim.run.chunks import Chunk, run_chunks
+        from sim.run.journey import JourneyWork, journey_result, simulate_journey  # compiles the kernels
+
+        if self.client is None:
+            for b in range(n_batches):
+                with _threads_for(size):
+                    yield simulate_journey(self.content, loadout, self.strategy, days=self.days, trials=size,
+                                           seed=self.seed, trial_start=first + b * size)
+            return
+        work = JourneyWork(self.content, loadout, self.strategy, self.days, self.seed)
+        totals = run_chunks(work, [Chunk(b, first + b * size, size) for b in range(n_batches)], client=self.client)
+        for b in range(n_batches):
+            yield journey_result(self.content, work.inputs(), totals[b], seed=self.seed, trials=size, days=self.days)
 
     def selection(self, loadout: Loadout, trials: int) -> Batches:
         return self.batches(loadout, SELECTION_FIRST, trials, SELECTION_BATCHES)

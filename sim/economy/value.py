@@ -233,16 +233,17 @@ def _taken_out(gifted, item_id, without):
     return without
 
 
-def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progress=None) -> EconomyResult:
+def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progress=None,
+                 client=None) -> EconomyResult:
     """Every item's value in G over the declared context (module doc);
-    ``on_progress(done, total, label)`` after each item and tier."""
+    ``on_progress(done, total, label)`` after each item and tier; campaigns on the Dask ``client`` if given."""
     start_time = time.perf_counter()
     for_sale = [e for e in content.items.values() if e.family in VALUED_FAMILIES]
     valued = [e.id for e in for_sale if items is None or e.id in items]
     top_price = max(e["price"] for e in for_sale)
     resample = np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
     start = Loadout(character=ctx.character)
-    outcomes = {s: JourneyOutcome(content, s, ctx.days, ctx.seed) for s in ctx.strategies}
+    outcomes = {s: JourneyOutcome(content, s, ctx.days, ctx.seed, client=client) for s in ctx.strategies}
     steps, done = len(ctx.budgets) * len(valued), 0
     tiers, replicas = [], {}
     for budget in ctx.budgets:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +51,8 @@ class Study:
     trials: dict
     tiers: dict
     quick: bool = False
+    client: object = field(default=None, repr=False, compare=False)
+    """A Dask client (``--workers``/``--scheduler``) the steps run their chunks on; None: this machine."""
 
 
 def load_study(content: Content, quick: bool) -> Study:
@@ -135,7 +137,7 @@ def economy_step(content, study, out):
 
     s = Section("Item economy: what every card is worth in G")
     ctx = load_context(content, quick=study.quick)
-    result = item_economy(content, ctx)
+    result = item_economy(content, ctx, client=study.client)
     table = result.table()
     write_parquet(out / "economy.parquet", table)
     write_parquet(out / "economy_tiers.parquet", result.tier_table())
@@ -193,7 +195,7 @@ def values_step(content, study, out):
     base, monsters = study.tiers[study.settings["value_tier"]], study.settings["value_monsters"]
     strategy, seed, n = strategies.get(study.settings["strategy"]), study.settings["seed"], study.trials["values"]
     measure = fight_measure(content, monsters, strategy)
-    result = item_values(content, base, measure, trials=n, seed=seed)
+    result = item_values(content, base, measure, trials=n, seed=seed, client=study.client)
     table = result.table.with_columns((pl.col("value") / pl.col("cost_change")).alias("value_per_g"))
     write_parquet(out / "values.parquet", table)
     provenance = (f"{n:,} paired fights per item, seed {seed}, strategy {strategy.name}, vs "
@@ -245,7 +247,8 @@ def loadouts_step(content, study, out):
     monsters, strategy = study.settings["value_monsters"], strategies.get(study.settings["strategy"])
     seed, n = study.settings["seed"], study.trials["loadouts"]
     loadouts = enumerate_loadouts(content, budget=budget, max_count=1)
-    result = evaluate_loadouts(content, loadouts, monster_mix(content, monsters), strategy, trials=n, seed=seed)
+    result = evaluate_loadouts(content, loadouts, monster_mix(content, monsters), strategy, trials=n, seed=seed,
+                               client=study.client)
     table = result.table()
     steps = best_per_step(table, step, budget)
     write_parquet(out / "loadouts.parquet", table)
@@ -280,7 +283,8 @@ def skirmish_step(content, study, out):
     rows = []
     for name in ("hold", "kite", "rush"):
         strat = get_skirmish_strategy(name)
-        r = simulate_skirmish(make_setup(content, sk, [base], monsters, arena, name), strat, trials=n, seed=seed)
+        r = simulate_skirmish(make_setup(content, sk, [base], monsters, arena, name), strat, trials=n, seed=seed,
+                              client=study.client)
         p = r.proportions().row(3, named=True)
         means = {row["measure"]: row["mean"] for row in r.means().iter_rows(named=True)}
         rows.append({"strategy": name, "p_survive": p["value"], "ci_low": p["ci_low"], "ci_high": p["ci_high"],
@@ -291,7 +295,7 @@ def skirmish_step(content, study, out):
     best = get_skirmish_strategy(frame.sort("p_survive", descending=True)["strategy"][0])
     sweep_n = max(1, n // 5)
     sweep = terrain_sweep(lambda a, d: make_setup(content, sk, [base], monsters, a, best.name, d), best, arena,
-                          [2, 4, 6, 8, 10], trials=sweep_n, seed=seed)
+                          [2, 4, 6, 8, 10], trials=sweep_n, seed=seed, client=study.client)
     write_parquet(out / "skirmish_sweep.parquet", sweep)
     assumed = "; ".join(a.split(": ", 1)[1] for a in sk.assumed if a.split(": ", 1)[1].startswith("rules."))
     provenance = (f"{sweep_n:,} skirmishes per point, seed {seed}, strategy {best.name}, "
@@ -300,7 +304,8 @@ def skirmish_step(content, study, out):
     atomic_write(out / "charts" / "skirmish_distance.png", lambda p: skirmish_distance_chart(
         sweep, "Skirmish survival vs starting distance and terrain", provenance, p))
     vn = study.trials["skirmish_values"]
-    values = item_values(content, base, skirmish_measure(content, sk, monsters, arena, best), trials=vn, seed=seed)
+    values = item_values(content, base, skirmish_measure(content, sk, monsters, arena, best), trials=vn, seed=seed,
+                         client=study.client)
     write_parquet(out / "skirmish_values.parquet", values.table)
     s.text(f"One stalker ({describe(base)}) against {' + '.join(monsters)} on the built-in 15x15 arena, "
            f"{n:,} skirmishes per strategy, seed {seed} (rules A-01..A-07, M-01..M-08).")
@@ -323,7 +328,7 @@ def tune_step(content, study, out):
     strategy, seed = strategies.get(study.settings["strategy"]), study.settings["seed"]
     n, rounds, budget = study.trials["tune"], study.trials["tune_rounds"], study.settings["tune_budget"]
     result = tune_prices(content, base, lambda c: fight_measure(c, monsters, strategy), budget=budget,
-                         rounds=rounds, trials=n, seed=seed)
+                         rounds=rounds, trials=n, seed=seed, client=study.client)
     history = price_history(result)
     write_parquet(out / "tune.parquet", result.table())
     provenance = (f"{n:,} paired fights per item and round, {result.rounds} rounds, seed {seed}, strategy "
@@ -352,7 +357,7 @@ def journeys_step(content, study, out):
     loadout, seed = study.tiers[study.settings["journey_tier"]], study.settings["seed"]
     n, days = study.trials["journeys"], study.settings["journey_days"]
     strat = get_journey_strategy("greedy")
-    result = simulate_journey(content, loadout, strat, days=days, trials=n, seed=seed)
+    result = simulate_journey(content, loadout, strat, days=days, trials=n, seed=seed, client=study.client)
     hexmap = load_journey(content).hexmap
     rows = [{"measure": k, "value": v, "ci_low": result.ci95[k][0], "ci_high": result.ci95[k][1]}
             for k, v in result.probabilities.items()]
@@ -380,7 +385,7 @@ def stalkeriada_step(content, study, out):
 
     s = Section("Stalkeriada matchups")
     names, seed, n = list(DEFAULT_PLAYERS), study.settings["seed"], study.trials["stalkeriada"]
-    table = simulate_stalkeriada(content, names, games=n, seed=seed, rotate_seats=True)
+    table = simulate_stalkeriada(content, names, games=n, seed=seed, rotate_seats=True, client=study.client)
     wins = table.win_rates()
     none = wins.filter(pl.col("strategy") == "(no winner)").row(0, named=True)
     length = table.length_summary()
@@ -394,7 +399,7 @@ def stalkeriada_step(content, study, out):
         wins.select("strategy", "win_rate", "ci_low", "ci_high"), on="strategy", how="left"),
         f"The full table: finished first (win rate), mean place (S-05: by finishing order, then by money at the cap) "
         f"and the share placed last · {table.games:,} games, seed {seed}")
-    rr = round_robin(content, names, 2, games=n, seed=seed)
+    rr = round_robin(content, names, 2, games=n, seed=seed, client=study.client)
     write_parquet(out / "stalkeriada_matrix.parquet", rr.table)
     sc = load_stalkeriada(content)
     provenance = (f"{n:,} games per pair and seat order, seed {seed} · assumed [A]: "
@@ -423,9 +428,9 @@ STEPS = (("item economy", economy_step), ("fights", fights_step), ("item values"
          ("tuning", tune_step), ("journeys", journeys_step), ("Stalkeriada", stalkeriada_step))
 
 
-def run_study(content: Content, out: Path, *, quick=False, on_step=None):
-    """Run every step into ``out``; returns the sections and the study."""
-    study = load_study(content, quick)
+def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=None):
+    """Run every step into ``out`` (on the Dask ``client`` if given); returns the sections and the study."""
+    study = replace(load_study(content, quick), client=client)
     sections = []
     for k, (label, step) in enumerate(STEPS):
         if on_step:

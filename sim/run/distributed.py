@@ -10,6 +10,8 @@ the same zonesim installed and the content folder at the same path.
 
 from __future__ import annotations
 
+import logging
+import warnings
 from contextlib import contextmanager
 
 from sim.errors import ZonesimError
@@ -40,8 +42,12 @@ def cluster(scheduler=None, workers=None):
         with client:
             yield client
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
-            Client(local) as client:
+    # stderr keeps only zonesim's errors, not the workers' shutdown chatter or a busy dashboard port
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                             silence_logs=logging.CRITICAL)
+    with local, Client(local) as client:
         yield client
 
 

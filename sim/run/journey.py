@@ -13,6 +13,7 @@ from sim.content.loadout import Loadout, LoadoutError
 from sim.kernels import fight as F
 from sim.kernels import journey as J
 from sim.kernels.route import next_hops
+from sim.run.chunks import plan, run_chunks
 from sim.run.fight import fight_template
 
 ORDER_CHOICES = ("listed", "nearest")
@@ -261,13 +262,20 @@ def _prepared(content: Content, danger_weight):
     return _PREPARED[key]
 
 
-def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrategy, *, days, trials, seed,
-                     chunk=1 << 18, trial_start=0, on_progress=None) -> JourneyResult:
-    """Monte Carlo campaigns ``trial_start ..`` of ``days`` days over the journey content's map and orders."""
-    if trials < 1:
-        raise LoadoutError(f"--trials: {trials}; give at least 1 trial")
-    if days < 1:
-        raise LoadoutError(f"--days: {days}; give at least 1 day")
+@dataclass
+class _Inputs:
+    """The kernel's arrays of one journey scenario."""
+
+    args: tuple
+    at: np.ndarray
+    n_sums: int
+    labels: list
+    n_orders: int
+    shape: tuple
+
+
+def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrategy, days) -> _Inputs:
+    """Compile the scenario for ``J.run_journeys``: everything but the seed and the trial range."""
     journey, (hexes, hop, dist) = _prepared(content, strategy.danger_weight)
     hexmap = journey.hexmap
     fight = strategies.get(strategy.fight)
@@ -312,29 +320,63 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
              J.T_ORDERS: n_orders + 1, J.T_DEATHS: J.DEATH_CAP + 1, J.T_LEVEL: J.MAX_LEVEL + 1,
              J.T_USED: len(labels), J.T_TRAFFIC: n_hex, J.T_DEATHS_AT: n_hex, J.T_PURCHASES: len(content.items)}
     at = np.concatenate([[0], np.cumsum([sizes[k] for k in range(J.T_END)])]).astype(np.int64)
-    tally, sums = np.zeros(at[J.T_END], np.int64), np.zeros(J.N_SUMS)
-    params = fight.param_vector()
-    elapsed, done = 0.0, 0
-    while done < trials:
-        n = min(chunk, trials - done)
+    args = (days, template, fight.param_vector(), fight.asks(), fight.decisions(), hexes, hop, dist, orders, tables,
+            (setup, deck0), at)
+    return _Inputs(args, at, J.N_SUMS, labels, n_orders, (hexmap.height, hexmap.width))
+
+
+@dataclass
+class JourneyWork:
+    """One chunk of campaigns of a scenario (picklable, for clusters): ``{tally, sums, elapsed_s}``."""
+
+    content: Content
+    loadout: Loadout
+    strategy: JourneyStrategy
+    days: int
+    seed: int
+    _inputs: _Inputs = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self):
+        return {**self.__dict__, "_inputs": None}
+
+    def inputs(self) -> _Inputs:
+        if self._inputs is None:
+            self._inputs = _journey_inputs(self.content, self.loadout, self.strategy, self.days)
+        return self._inputs
+
+    def __call__(self, chunk):
+        k = self.inputs()
+        tally, sums = np.zeros(k.at[J.T_END], np.int64), np.zeros(k.n_sums)
         start = time.perf_counter()
-        J.run_journeys(seed, trial_start + done, n, days, template, params, fight.asks(), fight.decisions(),
-                       hexes, hop, dist, orders, tables, (setup, deck0), at, tally, sums)
-        elapsed += time.perf_counter() - start
-        done += n
-        if on_progress:
-            on_progress(done, trials, None)
-    section = lambda k: tally[at[k]:at[k + 1]]  # noqa: E731
+        J.run_journeys(self.seed, chunk.start, chunk.n, *k.args, tally, sums)
+        return {"tally": tally, "sums": sums, "elapsed_s": np.float64(time.perf_counter() - start)}
+
+
+def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrategy, *, days, trials, seed,
+                     chunk=1 << 16, trial_start=0, on_progress=None, client=None, store=None) -> JourneyResult:
+    """Monte Carlo campaigns ``trial_start ..`` of ``days`` days over the journey content's map and orders,
+    in chunks (here or on a Dask ``client``; finished chunks kept in ``store``, ``sim.run.chunks``)."""
+    if trials < 1:
+        raise LoadoutError(f"--trials: {trials}; give at least 1 trial")
+    if days < 1:
+        raise LoadoutError(f"--days: {days}; give at least 1 day")
+    work = JourneyWork(content, loadout, strategy, days, seed)
+    total = run_chunks(work, plan(trials, chunk, first=trial_start), client=client, store=store,
+                       on_progress=on_progress)[0]
+    return journey_result(content, work.inputs(), total, seed=seed, trials=trials, days=days)
+
+
+def journey_result(content: Content, k: _Inputs, total, *, seed, trials, days) -> JourneyResult:
+    """A ``JourneyResult`` from the summed chunk aggregates ``total``."""
+    tally, sums, at = total["tally"], total["sums"], k.at
+    section = lambda s: tally[at[s]:at[s + 1]]  # noqa: E731
     traffic = section(J.T_TRAFFIC)
     return JourneyResult(
-        seed=seed, trials=trials, days=days, n_orders=n_orders, counts=section(J.T_COUNTS),
+        seed=seed, trials=trials, days=days, n_orders=k.n_orders, counts=section(J.T_COUNTS),
         done_hist=section(J.T_DONE_DAY), first_hist=section(J.T_FIRST_DAY), death_day_hist=section(J.T_DEATH_DAY),
         orders_hist=section(J.T_ORDERS), deaths_hist=section(J.T_DEATHS), level_hist=section(J.T_LEVEL), sums=sums,
-        items_used={k: int(v) / trials for k, v in zip(labels, section(J.T_USED)) if v},
-        purchases={k: int(v) / trials for k, v in zip(content.items, section(J.T_PURCHASES)) if v},
-        traffic=traffic.reshape(hexmap.height, hexmap.width),
-        deaths_at=section(J.T_DEATHS_AT).reshape(hexmap.height, hexmap.width),
-        elapsed_s=elapsed, hex_steps=int(traffic.sum()),
+        items_used={lb: int(v) / trials for lb, v in zip(k.labels, section(J.T_USED)) if v},
+        purchases={i: int(v) / trials for i, v in zip(content.items, section(J.T_PURCHASES)) if v},
+        traffic=traffic.reshape(k.shape), deaths_at=section(J.T_DEATHS_AT).reshape(k.shape),
+        elapsed_s=float(total["elapsed_s"]), hex_steps=int(traffic.sum()),
     )
-
-

@@ -389,19 +389,30 @@ def evaluate_loadouts(content: Content, loadouts, groups, strategy, *, trials, s
 
 
 def evaluate_journey_loadouts(content: Content, loadouts, strategy, *, days, trials, seed,
-                              on_progress=None) -> LoadoutsResult:
+                              on_progress=None, client=None, batch=16) -> LoadoutsResult:
     """Send every loadout on the same ``trials`` campaigns of ``days`` days (common
     random numbers, ``sim.run.journey.simulate_journey``); the "survival" of the
-    result is the chance to finish every order (Z-41)."""
-    from sim.run.journey import simulate_journey
-
+    result is the chance to finish every order (Z-41). With a Dask ``client`` the
+    loadouts go out in batches of ``batch``; the counts are the same."""
     if trials < 1:
         raise LoadoutError(f"--trials: {trials}; give at least 1 campaign per loadout")
     start = time.perf_counter()
     done = np.zeros((len(loadouts), 1), np.int64)
-    for i, loadout in enumerate(loadouts):
-        done[i, 0] = simulate_journey(content, loadout, strategy, days=days, trials=trials, seed=seed).counts[0]
-        if on_progress:
-            on_progress((i + 1) * trials, len(loadouts) * trials, None)
+    if client is None:
+        for i, loadout in enumerate(loadouts):
+            done[i] = _completions([loadout], content, strategy, days, trials, seed)
+            if on_progress:
+                on_progress((i + 1) * trials, len(loadouts) * trials, None)
+    elif loadouts:
+        done[:, 0] = np.concatenate(map_batches(client, _completions, batches(list(loadouts), batch), content,
+                                                strategy, days, trials, seed))
     return LoadoutsResult(content, list(loadouts), (MixGroup((f"{days}-day journey",), 1.0),), done, trials, seed,
                           strategy.name, time.perf_counter() - start)
+
+
+def _completions(loadouts, content, strategy, days, trials, seed):
+    """Campaigns that finish every order, per loadout (a task of a sweep)."""
+    from sim.run.journey import simulate_journey
+
+    return np.array([simulate_journey(content, lo, strategy, days=days, trials=trials, seed=seed).counts[0]
+                     for lo in loadouts], np.int64)

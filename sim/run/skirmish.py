@@ -15,6 +15,7 @@ import sim.kernels.skirmish as K
 from sim.analysis.stats import mean_interval, wilson
 from sim.content.loadout import LoadoutError
 from sim.content.skirmish import SkirmishSetup
+from sim.run.chunks import plan, run_chunks
 from strategies import load
 from strategies.skirmish import BEAST, BUILT_IN, SkirmishStrategy
 
@@ -140,23 +141,30 @@ class SkirmishResult:
         return out
 
 
+@dataclass
+class SkirmishWork:
+    """One chunk of skirmishes from a template (picklable, for clusters): ``{tally, elapsed_s}``."""
+
+    template: np.ndarray
+    strategy: SkirmishStrategy
+    seed: int
+
+    def __call__(self, chunk):
+        tally = np.zeros(K.TALLY_SIZE, np.int64)
+        start = time.perf_counter()
+        K.run_skirmishes(self.seed, chunk.start, chunk.n, self.template, _fns(self.strategy), tally)
+        return {"tally": tally, "elapsed_s": np.float64(time.perf_counter() - start)}
+
+
 def simulate_skirmish(setup: SkirmishSetup, strategy: SkirmishStrategy, *, trials, seed, chunk=1 << 16,
-                      on_progress=None) -> SkirmishResult:
-    """``trials`` skirmishes of the setup, the party playing ``strategy``."""
+                      on_progress=None, client=None, store=None) -> SkirmishResult:
+    """``trials`` skirmishes of the setup, the party playing ``strategy``, in chunks
+    (here or on a Dask ``client``; finished chunks kept in ``store``, ``sim.run.chunks``)."""
     if trials < 1:
         raise LoadoutError(f"--trials: {trials}; give at least 1")
-    template, fns = skirmish_template(setup), _fns(strategy)
-    tally = np.zeros(K.TALLY_SIZE, np.int64)
-    elapsed, done = 0.0, 0
-    while done < trials:
-        n = min(chunk, trials - done)
-        start = time.perf_counter()
-        K.run_skirmishes(seed, done, n, template, fns, tally)
-        elapsed += time.perf_counter() - start
-        done += n
-        if on_progress:
-            on_progress(done, trials, None)
-    return SkirmishResult(setup.names, strategy.name, trials, seed, tally, elapsed)
+    work = SkirmishWork(skirmish_template(setup), strategy, seed)
+    total = run_chunks(work, plan(trials, chunk), client=client, store=store, on_progress=on_progress)[0]
+    return SkirmishResult(setup.names, strategy.name, trials, seed, total["tally"], float(total["elapsed_s"]))
 
 
 DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
@@ -214,14 +222,15 @@ def replay_text(setup: SkirmishSetup, strategy: SkirmishStrategy, *, seed, trial
     return "\n".join(lines)
 
 
-def terrain_sweep(make, strategy: SkirmishStrategy, arena, distances, *, trials, seed, on_progress=None):
+def terrain_sweep(make, strategy: SkirmishStrategy, arena, distances, *, trials, seed, on_progress=None, client=None):
     """P(party survives) for every starting distance with every open hex of the
-    arena at multiplier 1, 2 and 3 (A-03). ``make(arena, distance)`` builds a setup."""
+    arena at multiplier 1, 2 and 3 (A-03). ``make(arena, distance)`` builds a setup;
+    each point runs on the Dask ``client`` if given."""
     rows, done = [], 0
     for m in (1, 2, 3):
         plain = replace(arena, mult=np.where(arena.mult > 0, m, 0))
         for d in distances:
-            result = simulate_skirmish(make(plain, d), strategy, trials=trials, seed=seed)
+            result = simulate_skirmish(make(plain, d), strategy, trials=trials, seed=seed, client=client)
             p = result.proportions().row(3, named=True)
             rows.append({"terrain": m, "distance": d, "p_survive": p["value"], "ci_low": p["ci_low"],
                          "ci_high": p["ci_high"], "trials": trials})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
@@ -16,6 +16,7 @@ from sim.analysis.stats import mean_interval, wilson
 from sim.content.load import Content
 from sim.content.loadout import LoadoutError
 from sim.content.stalkeriada import SQUARE_KINDS, TILE_KINDS, StalkeriadaContent, load_stalkeriada
+from sim.run.chunks import plan, run_chunks
 from strategies import load
 from strategies.stalkeriada import BUILT_IN, StalkeriadaStrategy
 
@@ -279,32 +280,66 @@ def _sections(P, cap):
     return np.concatenate([[0], np.cumsum([sizes[k] for k in range(K.T_END)])]).astype(np.int64)
 
 
+@dataclass
+class StalkeriadaWork:
+    """Chunks of games (picklable, for clusters): chunk part ``k`` seats ``tables[k]``
+    (strategies in seat order) and plays every seat rotation with ``rotate_seats``;
+    a chunk's ``start`` counts games x rotations. Returns ``{tally, elapsed_s}``."""
+
+    content: Content
+    tables: tuple
+    seed: int
+    rotate_seats: bool
+    _inputs: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self):
+        return {**self.__dict__, "_inputs": {}}
+
+    def inputs(self, part):
+        """``(template, tables, fns, params, P, at, rotations)`` of table ``part``."""
+        if part not in self._inputs:
+            sc = load_stalkeriada(self.content)
+            fns, params = _seating(self.tables[part])
+            P, cap = len(self.tables[part]), sc.settings["game"]["round_cap"]
+            self._inputs[part] = (game_template(sc, P), compile_tables(sc), fns, params, P, _sections(P, cap),
+                                  P if self.rotate_seats else 1)
+        return self._inputs[part]
+
+    def __call__(self, chunk):
+        template, tables, fns, params, P, at, rotations = self.inputs(chunk.part)
+        tally = np.zeros(at[-1], np.int64)
+        start = time.perf_counter()
+        K.run_games(self.seed, chunk.start, chunk.n, rotations, template, tables, fns, params, P, at, tally)
+        return {"tally": tally, "elapsed_s": np.float64(time.perf_counter() - start)}
+
+
+def _strategies(players):
+    strategies = [get_stalkeriada_strategy(p) if isinstance(p, str) else p for p in players]
+    _seating(strategies)  # 2 to MAX_SEATS players
+    return tuple(strategies)
+
+
 def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats=False, chunk=1 << 16,
-                         on_progress=None, first_game=0) -> StalkeriadaResult:
+                         on_progress=None, first_game=0, client=None, store=None) -> StalkeriadaResult:
     """``games`` games (per seat rotation with ``rotate_seats``: every player takes
     every seat on the same dice) between ``players`` (names or strategies),
-    numbered from ``first_game`` (the same dice as those games of a longer run)."""
+    numbered from ``first_game`` (the same dice as those games of a longer run);
+    in chunks, here or on a Dask ``client`` (finished chunks kept in ``store``, ``sim.run.chunks``)."""
     if games < 1:
         raise LoadoutError(f"--games: {games}; give at least 1 game")
-    sc = load_stalkeriada(content)
-    strategies = [get_stalkeriada_strategy(p) if isinstance(p, str) else p for p in players]
-    fns, params = _seating(strategies)
-    P, cap = len(strategies), sc.settings["game"]["round_cap"]
-    rotations = P if rotate_seats else 1
-    total = games * rotations
-    at = _sections(P, cap)
-    tally = np.zeros(at[-1], np.int64)
-    template, tables = game_template(sc, P), compile_tables(sc)
-    elapsed, done = 0.0, 0
-    while done < total:
-        n = min(chunk, total - done)
-        start = time.perf_counter()
-        K.run_games(seed, first_game * rotations + done, n, rotations, template, tables, fns, params, P, at, tally)
-        elapsed += time.perf_counter() - start
-        done += n
-        if on_progress:
-            on_progress(done, total, None)
-    return StalkeriadaResult(tuple(s.name for s in strategies), total, seed, rotations, cap, tally, at, elapsed)
+    strategies = _strategies(players)
+    work = StalkeriadaWork(content, (strategies,), seed, rotate_seats)
+    rotations = work.inputs(0)[-1]
+    total = run_chunks(work, plan(games * rotations, chunk, first=first_game * rotations), client=client,
+                       store=store, on_progress=on_progress)[0]
+    return _result(work, 0, total, games * rotations)
+
+
+def _result(work: StalkeriadaWork, part, total, games) -> StalkeriadaResult:
+    _, _, _, _, P, at, rotations = work.inputs(part)
+    cap = load_stalkeriada(work.content).settings["game"]["round_cap"]
+    return StalkeriadaResult(tuple(s.name for s in work.tables[part]), games, work.seed, rotations, cap,
+                             total["tally"], at, float(total["elapsed_s"]))
 
 
 @dataclass
@@ -320,22 +355,23 @@ class RoundRobin:
     elapsed_s: float
 
 
-def round_robin(content: Content, names, set_size, *, games, seed, on_progress=None) -> RoundRobin:
+def round_robin(content: Content, names, set_size, *, games, seed, chunk=1 << 16, on_progress=None, client=None,
+                store=None) -> RoundRobin:
     """Every set of ``set_size`` strategies of ``names`` plays ``games`` games per
-    seat rotation, all sets on the same seed (common dice)."""
+    seat rotation, all sets on the same seed (common dice); each set is a part of
+    the chunks (``sim.run.chunks``), here or on a Dask ``client``."""
     n = len(names)
     wins, played = np.zeros((n, n), np.int64), np.zeros((n, n), np.int64)
     place_sum, last = np.zeros((n, n), np.int64), np.zeros((n, n), np.int64)
-    elapsed, done = 0.0, 0
-    for group in itertools.combinations(range(n), set_size):
-        def progress(k, _total, _width, base=done):
-            if on_progress:
-                on_progress(base + k, None, None)
-
-        result = simulate_stalkeriada(content, [names[i] for i in group], games=games, seed=seed,
-                                      rotate_seats=True, on_progress=progress)
+    groups = list(itertools.combinations(range(n), set_size))
+    work = StalkeriadaWork(content, tuple(_strategies([names[i] for i in g]) for g in groups), seed, True)
+    chunks = [c for k in range(len(groups)) for c in plan(games * set_size, chunk, part=k)]
+    totals = run_chunks(work, chunks, client=client, store=store,
+                        on_progress=on_progress and (lambda done, _total, _w: on_progress(done, None, None)))
+    elapsed = 0.0
+    for k, group in enumerate(groups):
+        result = _result(work, k, totals[k], games * set_size)
         elapsed += result.elapsed_s
-        done += result.games
         won = result.section(K.T_WINS)
         for a, i in enumerate(group):
             for j in group:

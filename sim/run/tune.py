@@ -284,13 +284,14 @@ def write_shop_content(source: Path, target: Path, prices: dict) -> Path:
 
 
 def tune_shop(content: Content, strategy, opponents, *, objective="equal-value", rounds=8, damping=0.5,
-              games=2000, seed=1, on_round=None) -> TuneResult:
+              games=2000, seed=1, on_round=None, client=None) -> TuneResult:
     """Tune the Stalkeriada shop prices (OZK, pliers, nut; S-04) for a planner
     strategy at a table with ``opponents``: each item's value is its win-rate
     change (``sim.run.value.stalkeriada_values``), its fair price per card that
     value at the least-squares rate; prices move ``damping`` of the way with
     their total kept, until each lies inside its interval. ``target-winrate=W``
-    then bisects one price level so the strategy wins with probability W."""
+    then bisects one price level so the strategy wins with probability W.
+    With a Dask ``client`` the games run on the cluster (same numbers)."""
     import shutil
     import tempfile
 
@@ -311,19 +312,20 @@ def tune_shop(content: Content, strategy, opponents, *, objective="equal-value",
 
     try:
         return _tune_shop_rounds(at, start, prices, rows, strategy, opponents, kind, target, rounds, damping, games,
-                                 seed, on_round)
+                                 seed, on_round, client)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def _tune_shop_rounds(at, start, prices, rows, strategy, opponents, kind, target, rounds, damping, games, seed,
-                      on_round):
+                      on_round, client):
     """The measure-and-move rounds, then the price level, of ``tune_shop``."""
     from sim.run.value import stalkeriada_values
 
     converged = False
     for r in range(1, rounds + 1):
-        values = stalkeriada_values(at(prices, f"round{r}"), strategy, opponents, games=games, seed=seed)
+        values = stalkeriada_values(at(prices, f"round{r}"), strategy, opponents, games=games, seed=seed,
+                                    client=client)
         fair = _fair(values.table, prices)
         for item in prices:
             rows.append({"round": r, "item": item, "price": prices[item], **(fair.get(item) or _NO_FAIR)})
@@ -336,16 +338,18 @@ def _tune_shop_rounds(at, start, prices, rows, strategy, opponents, kind, target
     level = 1.0
     if kind == "target-winrate":
         level, prices, (win,) = _bisect_level(
-            prices, target, lambda scaled, k: (_win_rate(at(scaled, f"level{k}"), strategy, opponents, games, seed),),
+            prices, target, lambda scaled, k: (_win_rate(at(scaled, f"level{k}"), strategy, opponents, games, seed,
+                                                         client),),
             steps=10)
     else:
-        win = _win_rate(at(prices, "final"), strategy, opponents, games, seed)
+        win = _win_rate(at(prices, "final"), strategy, opponents, games, seed, client)
     return TuneResult(start, {i: int(round(p)) for i, p in prices.items()}, pl.DataFrame(rows), r, converged,
                       None, win, level)
 
 
-def _win_rate(content, strategy, opponents, games, seed):
+def _win_rate(content, strategy, opponents, games, seed, client=None):
     from sim.run.stalkeriada import simulate_stalkeriada
 
-    result = simulate_stalkeriada(content, [strategy, *opponents], games=games, seed=seed, rotate_seats=True)
+    result = simulate_stalkeriada(content, [strategy, *opponents], games=games, seed=seed, rotate_seats=True,
+                                  client=client)
     return int(result.win_rates()["wins"][0]) / result.games

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import polars as pl
@@ -329,28 +330,31 @@ def journey_variants(content: Content, base: Loadout):
     return out
 
 
-def batch_values(content: Content, base: Loadout, variants, count, *, trials, seed, outcome="p_outcome"):
+def batch_values(content: Content, base: Loadout, variants, count, *, trials, seed, outcome="p_outcome",
+                 client=None):
     """Item values from aggregate-only runs: ``count(loadout, first, n)`` is the
     number of successes in trials ``first .. first + n - 1`` (the same streams
     for every loadout). The trials are cut into ``BATCHES`` batches; the value is
     the mean change and its 95% interval comes from the spread of the per-batch
-    changes (batch means, Student t), so the pairing still narrows it."""
+    changes (batch means, Student t), so the pairing still narrows it. With a
+    Dask ``client`` the batches run as its tasks (``count`` must pickle); the
+    counts are the same."""
     size = trials // BATCHES
     if size < 2:
         raise LoadoutError(f"--trials: {trials}; give at least {2 * BATCHES} for {BATCHES} paired batches")
     start = time.perf_counter()
-    c0 = _batch_counts(lambda first, k: count(base, first, k), size)
+    c0 = _batch_counts(partial(count, base), size, client)
     rows = [{"item": item_id, "family": content.items[item_id].family, "price": content.items[item_id]["price"],
              "cost_change": loadout.cost(content) - base.cost(content),
-             **_batch_row(c0, _batch_counts(lambda first, k, lo=loadout: count(lo, first, k), size), size, outcome)}
+             **_batch_row(c0, _batch_counts(partial(count, loadout), size, client), size, outcome)}
             for item_id, loadout in variants]
     table, rate = priced_table(rows)
     return ValueResult(table, c0.sum() / (size * BATCHES), rate, size * BATCHES, seed, time.perf_counter() - start)
 
 
-def _batch_counts(count, size):
-    """Successes of each of the ``BATCHES`` batches of ``size`` trials."""
-    return np.array([count(k * size, size) for k in range(BATCHES)], np.float64)
+def _batch_counts(count, size, client=None):
+    """Successes of each of the ``BATCHES`` batches of ``size`` trials (as tasks of ``client`` if given)."""
+    return np.array(map_batches(client, count, [k * size for k in range(BATCHES)], size), np.float64)
 
 
 def _batch_row(c0, c1, size, outcome):
@@ -363,7 +367,7 @@ def _batch_row(c0, c1, size, outcome):
             "paired_se": se, "unpaired_se": math.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / n)}
 
 
-def journey_values(content: Content, base: Loadout, strategy, *, days, trials, seed) -> ValueResult:
+def journey_values(content: Content, base: Loadout, strategy, *, days, trials, seed, client=None) -> ValueResult:
     """The value of every item in campaigns of ``days`` days: the change in the
     chance to finish every order (``p_complete``), on the same campaigns."""
     from sim.run.journey import simulate_journey
@@ -373,17 +377,17 @@ def journey_values(content: Content, base: Loadout, strategy, *, days, trials, s
                                     trial_start=first).counts[0])
 
     return batch_values(content, base, journey_variants(content, base), completed, trials=trials, seed=seed,
-                        outcome="p_complete")
+                        outcome="p_complete", client=client)
 
 
 STALKERIADA_ITEMS = (("ozk", "ozk"), ("pliers", "pliers"), ("nut", "nuts"))  # shop item, planner parameter
 
 
-def stalkeriada_values(content: Content, strategy, opponents, *, games, seed) -> ValueResult:
+def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, client=None) -> ValueResult:
     """The value of each Stalkeriada shop item (S-08, S-11, S-15) to a planner
     strategy: the change in its win rate when it buys the item (its nuts, for
     the nut) against when it does not, at a table with ``opponents``, every
-    seat order played on the same dice."""
+    seat order played on the same dice; the batches run on a Dask ``client`` if given."""
     from sim.content.stalkeriada import load_stalkeriada
     from sim.run.stalkeriada import simulate_stalkeriada
     from strategies.stalkeriada import PLANNER_PARAMS
@@ -399,7 +403,7 @@ def stalkeriada_values(content: Content, strategy, opponents, *, games, seed) ->
                                       first_game=first)
         return int(result.win_rates()["wins"][0]) / (1 + len(opponents))
 
-    c0 = _batch_counts(lambda first, k: wins(strategy, first, k), size)
+    c0 = _batch_counts(partial(wins, strategy), size, client)
     rows = []
     for item, param in STALKERIADA_ITEMS:
         i = PLANNER_PARAMS.index(param)
@@ -408,7 +412,7 @@ def stalkeriada_values(content: Content, strategy, opponents, *, games, seed) ->
         params = list(strategy.params)
         params[i] = 0.0 if held else count
         other = replace(strategy, name=f"{strategy.name} {'without' if held else 'with'} {item}", params=tuple(params))
-        c1 = _batch_counts(lambda first, k: wins(other, first, k), size)
+        c1 = _batch_counts(partial(wins, other), size, client)
         row = _batch_row(c0, c1, size, "win_rate")
         if held:  # the value of having it: base minus the variant without it
             row.update(value=-row["value"], ci_low=-row["ci_high"], ci_high=-row["ci_low"], win_rate=c0.sum() / (size * BATCHES))

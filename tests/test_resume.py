@@ -1,0 +1,112 @@
+"""Resumable runs: a run with --out keeps every finished chunk; a run killed by
+SIGKILL leaves no half-written file, and --resume gives the same JSON as an
+uninterrupted run. A resume with other options exits 2 with one line."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from sim.run.chunks import Checkpoints, Chunk, ResumeError, plan, run_chunks
+from tests.conftest import zonesim
+
+TIMING = ("elapsed_s", "hex_steps_per_s", "skirmishes_per_s", "player_turns_per_s")
+
+
+def _numbers(stdout):
+    """The JSON of a run without its timings."""
+    out = json.loads(stdout)
+    return {k: v for k, v in out.items() if k not in TIMING}
+
+
+def _kill_after_first_chunk(args, folder, timeout=600):
+    """Start ``zonesim ARGS --out folder``, SIGKILL it by its PID once a chunk is saved; the saved chunks."""
+    proc = subprocess.Popen([sys.executable, "-m", "sim", *map(str, args), "--out", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    checkpoints = folder / "checkpoints"
+    deadline = time.monotonic() + timeout
+    while not list(checkpoints.glob("chunk-*.npz")):
+        assert proc.poll() is None, "the run ended before it could be killed"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    return {p.name: p.stat().st_mtime_ns for p in checkpoints.glob("chunk-*.npz")}
+
+
+def _check_killed_run_resumes(args, folder, total_chunks):
+    saved = _kill_after_first_chunk(args, folder)
+    assert 1 <= len(saved) < total_chunks
+    assert not (folder / "manifest.json").exists()  # the outputs come only with the finished run
+    for name in saved:  # every chunk file on disk is whole
+        with np.load(folder / "checkpoints" / name) as data:
+            assert "elapsed_s" in data.files
+    resumed = zonesim(*args, "--out", folder, "--resume", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    whole = zonesim(*args, "--json")
+    assert whole.returncode == 0, whole.stderr
+    assert _numbers(resumed.stdout) == _numbers(whole.stdout)
+    after = {p.name: p.stat().st_mtime_ns for p in (folder / "checkpoints").glob("chunk-*.npz")}
+    assert len(after) == total_chunks and all(after[n] == t for n, t in saved.items())  # kept, not rerun
+    assert not list((folder / "checkpoints").glob(".*"))  # no temp file left
+
+
+def test_killed_journey_resumes_to_the_same_json(tmp_path):
+    args = ("journey", "--weapon", "ak47", "--trials", 60_000, "--chunk", 3000, "--seed", 5)
+    _check_killed_run_resumes(args, tmp_path / "run", total_chunks=20)
+
+
+@pytest.mark.slow
+def test_killed_journey_of_3_million_campaigns_resumes_to_the_same_json(tmp_path):
+    args = ("journey", "--weapon", "ak47", "--trials", 3_000_000, "--seed", 2)
+    _check_killed_run_resumes(args, tmp_path / "run", total_chunks=46)
+
+
+def test_resume_with_other_options_exits_2(tmp_path):
+    folder = tmp_path / "run"
+    first = zonesim("journey", "--trials", 200, "--chunk", 100, "--out", folder, "--json")
+    assert first.returncode == 0, first.stderr
+    for args, expect in ((("--trials", 300, "--chunk", 100), "trials"), (("--trials", 200, "--chunk", 50), "chunk"),
+                         (("--trials", 200, "--chunk", 100, "--weapon", "ak47"), "loadout")):
+        proc = zonesim("journey", *args, "--out", folder, "--resume")
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert expect in proc.stderr and "--resume" in proc.stderr
+    again = zonesim("journey", "--trials", 200, "--chunk", 100, "--out", folder, "--resume", "--json")
+    assert again.returncode == 0 and _numbers(again.stdout) == _numbers(first.stdout)
+
+
+@pytest.mark.parametrize("args,expect", [(("--resume",), "--out"), (("--resume", "--out", "{tmp}/none"), "no checkpoints"),
+                                         (("--chunk", 0), "--chunk")])
+def test_bad_resume_options_exit_2(tmp_path, args, expect):
+    proc = zonesim("journey", "--trials", 100, *[str(a).format(tmp=tmp_path) for a in args])
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert expect in proc.stderr
+
+
+def _square_sums(chunk):
+    trials = np.arange(chunk.start, chunk.start + chunk.n)
+    return {"sum": np.array([trials.sum(), (trials ** 2).sum()]), "part": np.array([chunk.part])}
+
+
+def test_chunks_add_up_to_the_whole_and_restart_from_the_store(tmp_path):
+    chunks = plan(1000, 64) + plan(10, 3, part=1, first=5)
+    assert [c.n for c in chunks[-4:]] == [3, 3, 3, 1] and chunks[-1] == Chunk(1, 14, 1)
+    store = Checkpoints(tmp_path, {"run": 1}, resume=False)
+    total = run_chunks(_square_sums, chunks[:5], store=store)  # a run that stopped after 5 chunks
+    assert total[0]["sum"].tolist() == [sum(range(320)), sum(t * t for t in range(320))]
+    seen = []
+    resumed = run_chunks(lambda c: seen.append(c) or _square_sums(c), chunks,
+                         store=Checkpoints(tmp_path, {"run": 1}, resume=True))
+    assert seen == chunks[5:]
+    assert resumed[0]["sum"].tolist() == [sum(range(1000)), sum(t * t for t in range(1000))]
+    assert resumed[1]["sum"].tolist() == [sum(range(5, 15)), sum(t * t for t in range(5, 15))]
+    with pytest.raises(ResumeError, match="run"):
+        Checkpoints(tmp_path, {"run": 2}, resume=True)
+    Checkpoints(tmp_path, {"run": 2}, resume=False)  # a fresh run clears the old chunks
+    assert not list(tmp_path.glob("chunk-*"))
