@@ -220,6 +220,23 @@ def test_z12_z13_selling_at_a_base_ends_the_day(tmp_path):
     assert np.argmax(runs["shop"].done_hist) == np.argmax(runs["none"].done_hist) + 1
 
 
+@pytest.mark.parametrize("influence_price, bought, money", [(2000, 1, 900), (0, 0, 1900)])
+def test_k06_influence_buys_wargear_at_a_base(tmp_path, influence_price, bought, money):
+    """K-06: Influence is the currency for wargear. A medkit costs 5000 G; an asset
+    limit of one card (K-05) leaves the stalker one medkit short when he reaches the
+    Bar with 1000 + 900 G (his artefacts, sold there). At 2000 G a point, 2 of his
+    3 Influence pay the 3100 G short and 1000 G of his money the rest; with
+    Influence worth nothing (influence_price 0) he cannot pay."""
+    folder = edited_content(tmp_path, "items.toml", "in_combat = false\nprice = 100\n",
+                            "in_combat = false\nprice = 5000\n", name="dear")
+    progression = f"influence_per_order = 0\nasset_limit = 1\ninfluence_price = {influence_price}\n"
+    (folder / "journey.toml").write_text(FIND_ONLY.format(shops='[shops]\nbar = ["medkit"]')
+                                         .replace("influence_per_order = 0\n", progression, 1))
+    r = journeys(load_content(folder), Loadout(healing=(("medkit", 2),)), n=50)
+    assert r.purchases.get("medkit", 0) == bought  # per campaign
+    assert r.sums[0] / 50 == money
+
+
 def test_z11_an_empty_deck_sells_nothing(tmp_path, content):
     """A stimulator deck of 2 is all in the starting loadout: nobody can buy one."""
     game = load_content(edited_content(tmp_path, "items.toml", "heal = 4\nin_combat = true",

@@ -439,6 +439,21 @@ def test_z30_dosimeter_and_nuts_lower_the_threshold(tmp_path):
         assert both["deaths"] == 0  # the best item counts
 
 
+@pytest.mark.parametrize("baseline, fatal_below", [(4, 1), (3, 2)])
+def test_z30_item_thresholds_are_stated_against_the_content_baseline(tmp_path, baseline, fatal_below):
+    """A dosimeter (avoid_on 2) lowers an "avoided on 3+" trap by baseline - 2:
+    to 1 (never fatal) against the rulebook's 4, to 2 against a baseline of 3."""
+    trap_content(tmp_path, avoid_on=3)
+    rules = tmp_path / "t" / "rules.toml"
+    rules.write_text(rules.read_text().replace("avoid_on = 4 ", f"avoid_on = {baseline} ", 1))
+    c = load_journey_content(tmp_path / "t")
+    dice = [Stream(SEED, trial, TRAP).die(6) for trial in range(40)]
+    assert 1 in dice
+    for trial, die in enumerate(dice):
+        res = simulate_journey(c, loadout(avoidance=["dosimeter"]), FIGHTER, 1, SEED, trial)
+        assert res["deaths"] == (1 if die < fatal_below else 0)
+
+
 def test_z23_trap_damage_dice_minus_armour(tmp_path):
     # never avoided (threshold 7); 2d6 + 0 - 3 (helmet + vest) damage; a medkit heals afterwards if 5 fit.
     c = trap_content(tmp_path, avoid_on=7, dice=2, bonus=0)
@@ -857,6 +872,19 @@ DEADLY = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 7, "min_danger": 1,
 def deadly_content(tmp_path, name, shops, items=None):
     return make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "trap": level(1)},
                         traps=DEADLY, shops=shops, items=items, name=name)
+
+
+@pytest.mark.parametrize("influence_price, bought", [(300, 1), (0, 0)])
+def test_k06_influence_pays_for_wargear_money_cannot(tmp_path, influence_price, bought):
+    # A 1200 G helmet; the pit kills every stalker that leaves the cordon. Day 2: the replacement's
+    # 500 G fall 700 short; at 300 G a point his 3 Influence pay 900 and his money the other 300
+    # (no change for points): he buys it, which ends the day (Z-13). Day 4: no Influence left.
+    c = make_content(tmp_path, ["R R R"], danger=["0 1 0"], events={"nothing": level(0), "trap": level(1)},
+                     traps=DEADLY, shops={"cordon": ["helmet"]}, items={"helmet": {"price": 1200}},
+                     progression={"influence_price": influence_price})
+    res = simulate_journey(c, loadout(head="helmet"), {**FIGHTER, "recover_loot": False}, 5, SEED, 0)
+    assert res["purchases"] == ({"helmet": 1} if bought else {})
+    assert (res["spent"], res["influence"], res["deaths"]) == ((300, 0, 4) if bought else (0, 3, 5))
 
 
 def test_z11_deck_runs_out(tmp_path):

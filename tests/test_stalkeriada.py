@@ -648,6 +648,26 @@ def test_s22_nut_reveals_two_cells_and_a_mosquito_bald_costs_it(table):
     assert table.get(0, "nuts") == 1 and table.get(0, "nut_at") == -1
 
 
+@pytest.mark.parametrize("reach, revealed", [(1, [1]), (3, [1, 2, 3]), (9, [1, 2, 3, 4, 5, 6])])
+def test_s22_nut_range_comes_from_the_content(tmp_path, reach, revealed):
+    """The nut flies ``nut_range`` cells (stopping at the Zone's edge: 7 columns) and lies on the last."""
+    t = Table(stalkeriada_content(tmp_path, {"zone": {"nut_range": reach}}))
+    t.walk_east(up=False)
+    t.set(0, nuts=1)
+    K._throw_nut(t.g, 0, 0, 0)
+    assert [x for x in range(1, 7) if t.is_up(x)] == revealed
+    assert t.get(0, "nut_at") == revealed[-1] and t.get(0, "nuts") == 0
+
+
+@pytest.mark.parametrize("percent, money, left", [(25, 1350, 337), (100, 1350, 1350), (25, -1350, -337)])
+def test_s23_reentry_share_comes_from_the_content(tmp_path, percent, money, left):
+    t = Table(stalkeriada_content(tmp_path, {"city": {"reentry_percent": percent}}))
+    t.walk_east(into="mosquito_bald")
+    t.set(0, money=money)
+    t.turn(0)
+    assert (t.get(0, "where"), t.get(0, "money")) == (K.CITY, left)
+
+
 def test_s23_death_halves_the_savings(table):
     table.walk_east(into="mosquito_bald")
     table.set(0, money=1350, pliers=1)

@@ -86,7 +86,9 @@ def test_kernel_equals_reference_on_random_content(tmp_path_factory, data):
     changes = {
         "game": {"round_cap": 120},
         "zone": {"rows": rows, "cols": cols, "backpack": data.draw(st.integers(1, 5)),
-                 "trap_survive_on": data.draw(d6), "golden_ball_bonus": data.draw(st.sampled_from([0, 10000]))},
+                 "trap_survive_on": data.draw(d6), "golden_ball_bonus": data.draw(st.sampled_from([0, 10000])),
+                 "nut_range": data.draw(st.integers(1, 4))},
+        "city": {"reentry_percent": data.draw(st.integers(0, 100))},
         "fence": {"cells": data.draw(st.integers(1, cols)), "gap": data.draw(st.integers(0, 3)),
                   "fence": data.draw(st.integers(0, 3)), "ambush": data.draw(st.integers(1, 3)),
                   "gap_ambush_on": data.draw(d6), "pliers_ambush_on": data.draw(d6)},

@@ -24,10 +24,9 @@ SECTIONS = {
     "progression": {"influence_start": ("int", True, 0), "reroll_cost": ("int", True, 0),
                     "extra_one_fails": ("bool", True, None), "xp_per_monster_hp": ("int", True, 0),
                     "xp_per_order": ("int", True, 0), "influence_per_order": ("int", True, 0),
-                    "influence_per_win": ("int", False, 0),
+                    "influence_per_win": ("int", False, 0), "influence_price": ("int", False, 0),
                     "asset_limit": ("int", False, 0)},
 }
-MAX_LEVEL = 12  # K-04
 MAX_ORDERS = 62  # a campaign's orders (the kernel keeps the done ones as bits)
 LEVEL_LISTS = ("level_xp", "level_hp", "level_influence", "level_points")  # [progression] rewards of levels 2..12
 MAX_ATTRIBUTES = 8  # K-08: the journey kernel's room for attributes (sim.kernels.journey.MAX_ATTRIBUTES)
@@ -86,14 +85,20 @@ def _list_entries(path, raw, section, fields, check_list):
 
 def _levels(path, progression):
     """K-04: ``level_xp`` (strictly rising), ``level_hp``, ``level_influence`` and
-    ``level_points`` (attribute points) for levels 2..12."""
+    ``level_points`` (attribute points) for levels 2..top; ``level_xp``'s length
+    sets the top level (the rulebook's 12: eleven entries)."""
+    xp = progression.get("level_xp")
+    if not isinstance(xp, list) or len(xp) < 2:
+        raise ContentError(f"{path}: progression.level_xp: expected the total experience of levels 2..12 "
+                           f"(K-04; at least 2 whole numbers), got {xp!r}")
+    n = len(xp)
     out = {}
     for name in LEVEL_LISTS:
-        values = progression.get(name, [0] * (MAX_LEVEL - 1) if name == "level_points" else None)  # K-04: optional
-        if (not isinstance(values, list) or len(values) != MAX_LEVEL - 1
+        values = progression.get(name, [0] * n if name == "level_points" else None)  # K-04: optional
+        if (not isinstance(values, list) or len(values) != n
                 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values)):
-            raise ContentError(f"{path}: progression.{name}: expected {MAX_LEVEL - 1} whole numbers >= 0 "
-                               f"(levels 2..{MAX_LEVEL}), got {values!r}")
+            raise ContentError(f"{path}: progression.{name}: expected {n} whole numbers >= 0 "
+                               f"(levels 2..{n + 1}, as many as level_xp, at least 2), got {values!r}")
         out[name] = tuple(values)
     xp = out["level_xp"]
     if any(b <= a for a, b in zip(xp, xp[1:])) or xp[0] <= 0:

@@ -14,7 +14,7 @@ RULES = {
     "stalker": {
         "base_hp": ("int", True, 1), "start_money": ("int", True, 0),
         "start_reputation": ("int", True, 0), "step_budget": ("int", True, 1),
-        "replacement_money": ("int", True, 0),
+        "replacement_money": ("int", True, 0), "avoid_on": ("int", True, 1),
     },
     "fight": {
         "max_rounds": ("int", True, 1), "escape_auto_max": ("int", True, 0),

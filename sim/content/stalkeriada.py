@@ -24,7 +24,7 @@ DICE = {("police", "arrest_on"), ("police", "release_on"), ("borscht", "partner_
         ("zone", "golden_ball_visa_roll")}  # d6 rolls: 1..6, or 7 for "never"
 SECTIONS = {
     "game": {"round_cap": ("int", True, 1)},
-    "city": {"start_money": G},
+    "city": {"start_money": G, "reentry_percent": G},
     "police": {"arrest_on": DIE, "release_on": DIE},
     "shop": {"ozk": G, "pliers": G, "nut": G, "exit_visa": ("int", True, 1)},
     "borscht": {"partner_on": DIE, "partner_deposit": G, "partner_bonus": G, "partner_share_percent": G},
@@ -34,7 +34,8 @@ SECTIONS = {
               "pliers_ambush_on": DIE},
     "zone": {"rows": ("int", True, 1), "cols": ("int", True, 1), "backpack": ("int", True, 1),
              "trap_survive_on": DIE, "golden_ball_bonus": G, "golden_ball_life_roll": DIE,
-             "golden_ball_visa_roll": DIE, "swamp_2_hummocks": ("int", True, 1), "swamp_3_hummocks": ("int", True, 1)},
+             "golden_ball_visa_roll": DIE, "swamp_2_hummocks": ("int", True, 1), "swamp_3_hummocks": ("int", True, 1),
+             "nut_range": ("int", True, 1)},
     "tiles": {kind: G for kind in TILE_KINDS},
 }
 LISTS = {"city": "squares", "borscht": "prices"}
@@ -80,9 +81,9 @@ def _check(path, s):
     for table, field in sorted(DICE):
         if s[table][field] > 7:
             raise ContentError(f"{path}: {table}.{field}: {s[table][field]} is not a d6 roll; use 1..6 (7: never)")
-    if s["borscht"]["partner_share_percent"] > 100:
-        raise ContentError(f"{path}: borscht.partner_share_percent: {s['borscht']['partner_share_percent']} "
-                           "is over 100; use 0..100")
+    for table, field in (("borscht", "partner_share_percent"), ("city", "reentry_percent")):
+        if s[table][field] > 100:
+            raise ContentError(f"{path}: {table}.{field}: {s[table][field]} is over 100; use 0..100")
     zone, fence = s["zone"], s["fence"]
     if zone["golden_ball_life_roll"] == zone["golden_ball_visa_roll"] <= 6:
         raise ContentError(f"{path}: zone.golden_ball_visa_roll: {zone['golden_ball_visa_roll']} is also the life "

@@ -34,7 +34,7 @@ S_ATTRIBUTE, S_TARGET, S_DAMAGE_DICE, S_MISSED = 3, 4, 5, 6       # skill events
 FD_KIND, FD_AMOUNT = 3, 4                      # finds
 FIND_MONEY, FIND_ARTEFACT, FIND_ITEM = 0, 1, 2  # an item find's amount is the item's index
 O_DEST, O_REWARD, O_PENALTY = 0, 1, 2          # orders
-L_XP, L_HP, L_INFLUENCE, L_POINTS = 0, 1, 2, 3  # levels 2..12: experience to reach, rewards (K-04)
+L_XP, L_HP, L_INFLUENCE, L_POINTS = 0, 1, 2, 3  # levels 2..top (one row each): experience to reach, rewards (K-04)
 # the shopping list (the starting loadout, in buying order): item, kind, wanted count, value, always, price, slot
 P_ITEM, P_KIND, P_WANTED, P_VALUE, P_ALWAYS, P_PRICE, P_SLOT = range(7)
 (K_FIREARM, K_MOD, K_BODY, K_HEAD, K_ESCAPE, K_MOVEMENT, K_AVOIDANCE, K_ONE_SHOT, K_LOCATION, K_HEAL,
@@ -45,13 +45,13 @@ D_ITEM, D_SLOT, D_WANTED = 0, 1, 2  # every item in discard order (K-05): item, 
 (SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_INFLUENCE, SU_REROLL_COST, SU_EXTRA_ONE_FAILS,
  SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER,
  SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS, SU_HELICOPTER, SU_SPACE_GATE, SU_MILITARY_HEX,
- SU_ORDER_CHOICE, SU_INFLUENCE_PER_WIN, SU_SELL_PERMILLE, SU_N_ATTRIBUTES, SU_ATTR0) = range(24)
-# SU_SELL_PERMILLE: the selling price in thousandths of the price (Z-12); SU_HELICOPTER / SU_SPACE_GATE: item
+ SU_ORDER_CHOICE, SU_INFLUENCE_PER_WIN, SU_SELL_PERMILLE, SU_INFLUENCE_PRICE, SU_N_ATTRIBUTES, SU_ATTR0) = range(25)
+# SU_SELL_PERMILLE: the selling price in thousandths of the price (Z-12); SU_INFLUENCE_PRICE: G of a price one
+# Influence point pays (K-06; 0: none); SU_HELICOPTER / SU_SPACE_GATE: item
 # indices (-1: not in the content); SU_MILITARY_HEX: -1 none; SU_ATTR0: the starting attributes (K-08),
 # SU_N_ATTRIBUTES of them
 MAX_ATTRIBUTES = 8
 SETUP_SIZE = SU_ATTR0 + MAX_ATTRIBUTES
-MAX_LEVEL = 12
 
 # --- journey state ``js``: the stalker (the second line is derived from what he owns) ...
 HEX, MONEY, REP, TROPHY, ARTEFACT = range(5)
@@ -245,8 +245,8 @@ def _goal(js, orders, dist, setup, cache0, size):
 def _shop(view, js, plan, sells, base, setup, purchases):
     """Z-12, Z-40: sell trophies and artefacts, then surplus cards at half price,
     then buy the shopping list (the starting loadout) while the base sells it,
-    its deck has a card (Z-11), the stalker wants more and can pay. True if
-    anything changed hands (Z-13)."""
+    its deck has a card (Z-11), the stalker wants more and can pay: money
+    first, Influence the rest (K-06). True if anything changed hands (Z-13)."""
     n_all = sells.shape[1]
     deck = blocks(n_all)[0]
     traded = False
@@ -268,13 +268,29 @@ def _shop(view, js, plan, sells, base, setup, purchases):
             continue
         if kind == K_MOD and js[OWN0 + plan[0, P_ITEM]] == 0:
             continue  # modifiers only with the firearm they fit (Z-21)
-        while js[deck + item] > 0 and js[MONEY] >= plan[r, P_PRICE] and _wants(view, js, plan, r, setup):
-            js[MONEY] -= plan[r, P_PRICE]
-            js[SPENT] += plan[r, P_PRICE]
+        while js[deck + item] > 0 and _wants(view, js, plan, r, setup):
+            points = _influence_needed(plan[r, P_PRICE] - js[MONEY], setup[SU_INFLUENCE_PRICE])
+            if points > js[INFLUENCE]:
+                break
+            paid = max(0, plan[r, P_PRICE] - points * setup[SU_INFLUENCE_PRICE])
+            js[INFLUENCE] -= points
+            js[MONEY] -= paid
+            js[SPENT] += paid
             purchases[item] += 1
             _take(view, js, plan, r, deck)
             traded = True
     return traded
+
+
+@njit(inline="always", cache=True)
+def _influence_needed(short, rate):
+    """K-06: Influence points (each worth ``rate`` G) that pay a shortfall of
+    ``short`` G; more than any stalker holds when Influence buys nothing."""
+    if short <= 0:
+        return 0
+    if rate <= 0:
+        return 1 << 62
+    return (short + rate - 1) // rate
 
 
 @njit(cache=True)
@@ -302,21 +318,28 @@ def _asset_limit(view, js, plan, setup, discards, n_all):
     _wear(view, js, plan, setup)
 
 
+@njit(inline="always", cache=True)
+def top_level(levels):
+    """K-04: the last level of the track; ``levels`` has one row per level from 2."""
+    return levels.shape[0] + 1
+
+
 @njit(cache=True)
 def _gain_xp(view, js, levels, setup, xp):
     """K-04: experience, then every level reached, rewards top to bottom (max HP,
     Influence, attribute points: each to the lowest attribute, the first on
-    ties, the strategy's choice); past level 12 each further step (the last gap
-    again) is a completed mission."""
+    ties, the strategy's choice); past the top level (the table's last row: 12)
+    each further step (the last gap again) is a completed mission."""
     js[XP] += xp
-    last, gap = levels[MAX_LEVEL - 2, L_XP], levels[MAX_LEVEL - 2, L_XP] - levels[MAX_LEVEL - 3, L_XP]
+    top = top_level(levels)
+    last, gap = levels[top - 2, L_XP], levels[top - 2, L_XP] - levels[top - 3, L_XP]
     while True:
         level = js[LEVEL] + 1
-        needed = levels[level - 2, L_XP] if level <= MAX_LEVEL else last + (level - MAX_LEVEL) * gap
+        needed = levels[level - 2, L_XP] if level <= top else last + (level - top) * gap
         if js[XP] < needed:
             return
         js[LEVEL] = level
-        if level > MAX_LEVEL:
+        if level > top:
             js[MISSIONS] += 1
             continue
         reward = levels[level - 2, L_HP]
@@ -372,11 +395,12 @@ def _hurt(view, params, rescue, damage, used):
 
 
 @njit(cache=True)
-def _trap(view, js, params, rng, rescue, trap, used):
-    """Z-30, Z-39: avoided by item or a d6, else dice damage through armour. True if dead."""
+def _trap(view, js, params, rng, rescue, trap, setup, used):
+    """Z-30, Z-39: avoided by item or a d6 (an item's threshold is stated against
+    the content's baseline), else dice damage through armour. True if dead."""
     if js[AVOID_ALWAYS] != 0:
         return False
-    threshold = trap[T_AVOID_ON] - (4 - js[AVOID_ON])
+    threshold = trap[T_AVOID_ON] - (setup[SU_AVOID_BASELINE] - js[AVOID_ON])
     if die(rng, TRAP, 6) >= threshold:
         return False
     damage = roll(rng, TRAP, trap[T_DICE], 6) + trap[T_BONUS] - view[F.DEFENCE]
@@ -413,7 +437,7 @@ def _hex_event(view, js, params, asks, rng, fns, level, tables, setup, used):
     elif kind == TRAP_EVENT:
         t = _band_pick(rng, traps, level)
         if t >= 0:
-            return _trap(view, js, params, rng, fns[4], traps[t], used)
+            return _trap(view, js, params, rng, fns[4], traps[t], setup, used)
     elif kind == SKILL_EVENT:
         s = _band_pick(rng, skills, level)
         if s >= 0:
@@ -663,7 +687,7 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
                 t[at[section] + (day if day > 0 else days + 1)] += 1
             t[at[T_ORDERS] + js[ORDERS_DONE]] += 1
             t[at[T_DEATHS] + min(js[DEATHS], DEATH_CAP)] += 1
-            t[at[T_LEVEL] + min(js[LEVEL], MAX_LEVEL)] += 1
+            t[at[T_LEVEL] + min(js[LEVEL], top_level(tables[6]))] += 1
             s[S_MONEY] += js[MONEY]
             s[S_MONEY_SQ] += js[MONEY] * js[MONEY]
             s[S_KILLS] += js[KILLS]

@@ -44,7 +44,8 @@ INF = 1 << 40
 (H_SEATS, H_ROWS, H_COLS, H_CELLS, H_FENCES, H_ROUND, H_BACKPACK, H_GOLDEN_USED, H_GOLDEN_REVEALER,
  H_CHIPS, H_ZUDA, H_ARG, H_W_GAP, H_W_FENCE, H_W_AMBUSH, H_PRICE_OZK, H_PRICE_PLIERS, H_PRICE_NUT,
  H_WINNER, H_FINISHED, H_HUMMOCKS_2, H_HUMMOCKS_3, H_GAP_ON, H_PLIERS_ON, H_O_TILE, H_O_UP, H_O_OCC,
- H_O_LYING, H_O_FENCE, H_O_FENCE_UP, H_O_NBR, H_O_CHIP_PLACE, H_O_CHIP_ORIGIN, H_O_SCRATCH, H_O_SEAT) = range(35)
+ H_O_LYING, H_O_FENCE, H_O_FENCE_UP, H_O_NBR, H_O_CHIP_PLACE, H_O_CHIP_ORIGIN, H_O_SCRATCH, H_O_SEAT,
+ H_NUT_RANGE) = range(36)
 HEADER = 36
 SCRATCH_PER_CELL = 6
 
@@ -69,8 +70,8 @@ CAUSE_MOSQUITO, CAUSE_TRAP, CAUSE_JELLY = R_DEATHS_MOSQUITO, R_DEATHS_TRAP, R_DE
  C_PRICE_PLIERS, C_PRICE_NUT, C_PRICE_VISA, C_PARTNER_ON, C_DEPOSIT, C_BONUS, C_SHARE, C_FEE, C_ORDER_ON,
  C_REWARD, C_FILL_ON, C_SPILL_ON, C_ACCIDENT_ON, C_FENCES, C_W_GAP, C_W_FENCE, C_W_AMBUSH, C_GAP_ON,
  C_PLIERS_ON, C_ROWS, C_COLS, C_BACKPACK, C_SURVIVE_ON, C_GOLDEN_BONUS, C_GOLDEN_LIFE, C_GOLDEN_VISA, C_ROUND_CAP,
- C_ZUDA, C_CHIPS) = range(37)
-CFG_SIZE = 37
+ C_ZUDA, C_CHIPS, C_REENTRY) = range(38)
+CFG_SIZE = 38
 
 
 def layout(cells, fences, chips, seats):
@@ -334,7 +335,7 @@ def _arrest(g, s, cfg, rec, at_fence_exit):
 @njit(inline="always", cache=True)
 def _death(g, s, cfg, rec, cause):
     """S-23 (and S-19's extra life): True if the stalker died; his player re-enters
-    at the start square with half his savings."""
+    at the start square with the content's share of his savings (rounded towards 0)."""
     o = seat_base(g, s)
     if g[o + S_LIVES] > 0:
         g[o + S_LIVES] -= 1
@@ -345,7 +346,8 @@ def _death(g, s, cfg, rec, cause):
     _trip_ends(g, o)
     _to_city(g, o, 0)
     money = g[o + S_MONEY]
-    g[o + S_MONEY] = money // 2 if money >= 0 else -((-money) // 2)
+    share = abs(money) * cfg[C_REENTRY] // 100
+    g[o + S_MONEY] = share if money >= 0 else -share
     rec[cause, s] += 1
     return True
 
@@ -495,20 +497,20 @@ def _fence(g, s, cfg, rng, fn, params, rec):
 
 @njit(inline="always", cache=True)
 def _throw_nut(g, s, x, d):
-    """S-22: reveal up to two cells ahead; a Mosquito Bald among them costs the nut."""
+    """S-22: the nut flies up to ``H_NUT_RANGE`` cells ahead (stopping at the Zone's
+    edge), revealing each, and lies on the last; a Mosquito Bald among them costs it."""
     o = seat_base(g, s)
     g[o + S_NUTS] -= 1
-    c1 = neighbour(g, x, d)
-    if c1 < 0:
-        return
-    c2 = neighbour(g, c1, d)
-    reveal(g, c1, s)
-    bald = tile(g, c1) == MOSQUITO_BALD
-    if c2 >= 0:
-        reveal(g, c2, s)
-        bald = bald or tile(g, c2) == MOSQUITO_BALD
-    if not bald:
-        g[o + S_NUT_AT] = c2 if c2 >= 0 else c1
+    last, bald = x, False
+    for _ in range(g[H_NUT_RANGE]):
+        c = neighbour(g, last, d)
+        if c < 0:
+            break
+        reveal(g, c, s)
+        bald = bald or tile(g, c) == MOSQUITO_BALD
+        last = c
+    if last != x and not bald:
+        g[o + S_NUT_AT] = last
 
 
 @njit(inline="always", cache=True)

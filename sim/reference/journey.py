@@ -57,14 +57,15 @@ Progression (stage B "Progression (K-04, K-06)"):
 * Missing [progression] xp_per_monster_hp / xp_per_order / influence_per_order
   are 0, and missing level_xp / level_hp / level_influence (all three absent)
   mean no levels at all: level 1 for ever, no missions (stage A content).  When
-  given, the three lists must hold 11 whole numbers >= 0 (levels 2..12) and
+  given, the three lists must hold as many whole numbers >= 0 as level_xp, at
+  least 2 (levels 2..top; the rulebook's 11 entries, levels 2..12, K-04) and
   level_xp must rise strictly from above 0 (as sim/content/journey.py checks).
 * A won fight's xp is added once for the whole group, then the level-ups.
 * ``missions`` counts every level past 12 reached in the trial, by any of its
   stalkers: a replacement (Z-09) starts again at level 1 / xp 0, but missions
   already completed stay counted (like Influence, they are the player's).
 * The record's ``level`` and ``xp`` are the final stalker's (so a death resets
-  them); ``level`` is capped at 12, ``missions`` carries the rest.
+  them); ``level`` is capped at the top level (12), ``missions`` carries the rest.
 * The per-trial record also carries "max_hp" and "hp" at the end (extra keys,
   for tests).  ``run_journeys``'s ``levels`` lists only levels that occurred.
 
@@ -177,6 +178,13 @@ Stage E: Influence for wins (K-06), selling surplus equipment at half price (Z-1
   A card sold is not bought back in the same visit (the count is then at the
   wanted count).  Extra per-trial keys "sold" ({item_id: n}) and "sold_for"
   (G received for equipment; loot sales of step 1 are not in it).
+
+Stage F: Influence buys wargear (K-06), the avoidance baseline from the content (Z-30):
+
+* Shop step 2 pays an entry with money first and whole Influence points
+  ([progression] influence_price G each; absent or 0: none) for the rest, no
+  change given; "spent" counts G only.
+* An "avoided on 4+" event's baseline is rules.toml [stalker] avoid_on.
 """
 
 from __future__ import annotations
@@ -225,9 +233,6 @@ KIND_TABLE = {"monster": "monster_groups", "trap": "traps", "skill": "skill_even
 _EVEN_ROW = ((1, 0), (-1, 0), (-1, -1), (0, -1), (-1, 1), (0, 1))
 _ODD_ROW = ((1, 0), (-1, 0), (0, -1), (1, -1), (0, 1), (1, 1))
 
-NO_AVOIDANCE_ON = 4  # Z-30: an "avoided on 4+" trap with no item is avoided on 4-6
-
-MAX_LEVEL = 12  # K-04: levels 1..12; each step past 12 is a completed mission instead
 LEVEL_LISTS = ("level_xp", "level_hp", "level_influence")  # [progression], levels 2..12
 POINTS_LIST = "level_points"  # [progression] attribute points of levels 2..12 (K-04); absent: none
 
@@ -695,21 +700,25 @@ def progression_settings(content: dict) -> dict:
     """journey.toml [progression]'s experience and level fields, checked.
 
     Returns {"xp_per_monster_hp", "xp_per_order", "influence_per_order",
-    "influence_per_win" (stage E) (0 if missing), "level_xp", "level_hp", "level_influence", "level_points"
+    "influence_per_win" (stage E), "influence_price" (K-06) (0 if missing), "level_xp", "level_hp", "level_influence", "level_points"
     (lists for levels 2..12, or None if the first three are absent: no levels; level_points all 0 if absent)}.
     """
     progression = content["journey"].get("progression", {})
     out = {key: _whole(progression.get(key, 0), key)
-           for key in ("xp_per_monster_hp", "xp_per_order", "influence_per_order", "influence_per_win")}
+           for key in ("xp_per_monster_hp", "xp_per_order", "influence_per_order", "influence_per_win",
+                       "influence_price")}
     present = [name for name in LEVEL_LISTS if name in progression]
     if not present:
         return {**out, **{name: None for name in (*LEVEL_LISTS, POINTS_LIST)}}
     if len(present) != len(LEVEL_LISTS):
         raise ValueError(f"progression: {', '.join(LEVEL_LISTS)} go together, got only {', '.join(present)}")
+    if not isinstance(progression["level_xp"], list) or len(progression["level_xp"]) < 2:
+        raise ValueError(f"progression.level_xp: expected at least 2 numbers, got {progression['level_xp']!r}")
+    n = len(progression["level_xp"])  # K-04: levels 2..n + 1 (the rulebook's 12)
     for name in (*LEVEL_LISTS, POINTS_LIST):
-        values = progression.get(name, [0] * (MAX_LEVEL - 1))  # no attribute points unless given
-        if not isinstance(values, list) or len(values) != MAX_LEVEL - 1:
-            raise ValueError(f"progression.{name}: expected {MAX_LEVEL - 1} numbers (levels 2..{MAX_LEVEL}), "
+        values = progression.get(name, [0] * n)  # no attribute points unless given
+        if not isinstance(values, list) or len(values) != n:
+            raise ValueError(f"progression.{name}: expected {n} numbers (levels 2..{n + 1}), "
                              f"got {values!r}")
         out[name] = [_whole(v, name) for v in values]
     xp = out["level_xp"]
@@ -727,9 +736,15 @@ def level_threshold(settings: dict, level: int):
     xp = settings["level_xp"]
     if xp is None:
         return None
-    if level <= MAX_LEVEL:
+    top = top_level(settings)
+    if level <= top:
         return xp[level - 2]
-    return xp[-1] + (level - MAX_LEVEL) * (xp[-1] - xp[-2])
+    return xp[-1] + (level - top) * (xp[-1] - xp[-2])
+
+
+def top_level(settings: dict) -> int:
+    """K-04: the last level of the track: level_xp holds levels 2..top (the rulebook's 12)."""
+    return len(settings["level_xp"]) + 1 if settings["level_xp"] is not None else 1
 
 
 # --------------------------------------------------------------------------
@@ -911,7 +926,7 @@ class _Trial:
             if threshold is None or self.xp < threshold:
                 return
             self.level += 1
-            if self.level > MAX_LEVEL:
+            if self.level > top_level(p):
                 self.missions += 1  # K-04: past level 12, a completed mission instead of rewards
                 continue
             # K-04 rewards, top to bottom: max hp (and hp by the same), then Influence (K-06).
@@ -975,8 +990,9 @@ class _Trial:
         avoidance = [self.items["avoidance"][i] for i in self._active_list("avoidance")]
         if any(a.get("always", False) for a in avoidance):
             return True  # Z-30: torsion scanner, no roll
-        a = min((x["avoid_on"] for x in avoidance), default=NO_AVOIDANCE_ON)
-        threshold = trap["avoid_on"] - (NO_AVOIDANCE_ON - a)  # Z-30
+        baseline = self.content["rules"]["stalker"]["avoid_on"]  # an "avoided on 4+" event with no item
+        a = min((x["avoid_on"] for x in avoidance), default=baseline)
+        threshold = trap["avoid_on"] - (baseline - a)  # Z-30
         if dice.die(6) >= threshold:
             return True
         damage = max(0, dice.roll(trap["dice"], 6) + trap.get("bonus", 0) - self._defence())  # Z-39, Z-23
@@ -1179,9 +1195,16 @@ class _Trial:
             table, _ = self.index[item_id]
             price = self.items[table][item_id]["price"]
             while (self.deck[item_id] > 0      # Z-11: finite decks
-                   and self._count(item_id, kind) < wanted
-                   and c.money >= price):
-                c.money -= price
+                   and self._count(item_id, kind) < wanted):
+                # K-06: Influence buys wargear: money pays first, whole Influence points
+                # (influence_price G each) pay the rest; no change is given for them.
+                short, rate = price - c.money, self.progression["influence_price"]
+                points = 0 if short <= 0 else -(-short // rate) if rate > 0 else None
+                if points is None or points > self.influence:
+                    break
+                paid = max(0, price - points * rate)
+                self.influence -= points
+                c.money -= paid
                 self.deck[item_id] -= 1
                 if kind == "healing":
                     c.healing[item_id] = c.healing.get(item_id, 0) + 1
@@ -1190,7 +1213,7 @@ class _Trial:
                 else:
                     c.owned[item_id] = c.owned.get(item_id, 0) + 1  # worn / carried at once
                 self.purchases[item_id] = self.purchases.get(item_id, 0) + 1
-                self.spent += price
+                self.spent += paid
                 traded = True
         return traded                          # Z-13: any buy or sell ends the day
 
@@ -1297,7 +1320,7 @@ class _Trial:
             "used": _nonzero(self.used),
             "traffic": _nonzero(self.traffic),
             "deaths_at": _nonzero(self.deaths_at),
-            "level": min(self.level, MAX_LEVEL),  # K-04: levels past 12 are in missions
+            "level": min(self.level, top_level(self.progression)),  # K-04: levels past the top are missions
             "xp": self.xp,
             "missions": self.missions,
             "reputation": self.reputation,

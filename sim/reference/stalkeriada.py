@@ -60,7 +60,7 @@ Readings of the spec made here (where it does not say):
   Cabbage when s wears the OZK, and also on a trap cell already face up.
 * A thrown nut that is lost (a Mosquito Bald among the revealed cells, or c1 off
   the grid) leaves an earlier nut of the seat lying where it was.  The nut flies
-  two cells (fixed by the contract; there is no [zone] nut_range).
+  [zone] nut_range cells (2, S-22), fewer at the Zone's edge, and lies on the last.
 * "Returns to the City" does not clear ``nut_at``: a nut left in the Zone stays
   there for a later trip (only "the Zone trip ends without return" and Flip
   clear it).
@@ -80,7 +80,8 @@ Readings of the spec made here (where it does not say):
   cells and D are all those of home mode; the exit check then also needs loot.
 * Chips sent to an origin cell (arrest) or to ``prev`` (trap survival) lie there
   whether the cell is face up or not; whoever enters it next picks them up.
-* ``trunc(money / 2)`` is done on integers, rounding towards zero for debts.
+* The re-entry share (S-23, [city] reentry_percent) is taken of the money's size
+  on integers and keeps its sign, rounding towards zero for debts.
 """
 
 from __future__ import annotations
@@ -207,9 +208,10 @@ def initial_board(settings, seed, game):
     return fence_types, tiles
 
 
-def _half_towards_zero(money: int) -> int:
-    """trunc(money / 2) (S-23)."""
-    return money // 2 if money >= 0 else -((-money) // 2)
+def _share_towards_zero(money: int, percent: int) -> int:
+    """trunc(money * percent / 100) (S-23)."""
+    share = abs(money) * percent // 100
+    return share if money >= 0 else -share
 
 
 # --------------------------------------------------------------------------
@@ -443,7 +445,7 @@ class _Game:
         seat.nuts = 0
         seat.shared = False
         self.trip_ends(seat)
-        seat.money = _half_towards_zero(seat.money)
+        seat.money = _share_towards_zero(seat.money, self.s["city"]["reentry_percent"])
         seat.place = ("city", 0)
         seat.stats["deaths_" + cause] += 1
         move.ended = True
@@ -649,13 +651,16 @@ class _Game:
         move.ended = True
 
     def throw_nut(self, seat: _Seat, x: int, d: int) -> None:
-        """S-22: reveals two cells ahead; lost on a Mosquito Bald."""
+        """S-22: reveals up to nut_range cells ahead; lost on a Mosquito Bald."""
         seat.nuts -= 1
-        c1 = self.nb[x][d]
-        if c1 is None:
+        landed = []
+        for _ in range(self.s["zone"]["nut_range"]):
+            nxt = self.nb[landed[-1] if landed else x][d]
+            if nxt is None:
+                break
+            landed.append(nxt)
+        if not landed:
             return
-        c2 = self.nb[c1][d]
-        landed = [c for c in (c1, c2) if c is not None]
         for c in landed:
             self.reveal(c, seat)
         if any(self.tiles[c] == "mosquito_bald" for c in landed):

@@ -17,7 +17,6 @@ from sim.run.chunks import plan, run_chunks
 from sim.run.fight import fight_template
 
 ORDER_CHOICES = ("listed", "nearest")
-AVOID_BASELINE = 4  # Z-30 [G]: item thresholds are stated for an event "avoided on 4+"
 
 
 @dataclass(frozen=True)
@@ -293,7 +292,7 @@ def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrateg
     setup[J.SU_EXTRA_ONE_FAILS] = int(journey.settings["extra_one_fails"])
     setup[J.SU_REPLACEMENT_MONEY] = rules["replacement_money"]
     setup[J.SU_RECOVER_LOOT] = int(strategy.recover_loot)
-    setup[J.SU_AVOID_BASELINE] = AVOID_BASELINE
+    setup[J.SU_AVOID_BASELINE] = rules["avoid_on"]  # Z-30
     progression = journey.settings
     setup[J.SU_ASSET_LIMIT] = progression.get("asset_limit", -1)
     setup[J.SU_MODIFIER_CAP] = content.rules["fight"]["modifier_cap"]
@@ -307,6 +306,7 @@ def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrateg
     setup[J.SU_XP_PER_ORDER] = progression["xp_per_order"]
     setup[J.SU_INFLUENCE_PER_ORDER] = progression["influence_per_order"]
     setup[J.SU_INFLUENCE_PER_WIN] = progression.get("influence_per_win", 0)
+    setup[J.SU_INFLUENCE_PRICE] = progression.get("influence_price", 0)
     setup[J.SU_SELL_PERMILLE] = round(content.rules["market"]["sell_fraction"] * 1000)
     setup[J.SU_N_ATTRIBUTES] = len(journey.attributes)  # K-08
     setup[J.SU_ATTR0:J.SU_ATTR0 + len(journey.attributes)] = list(journey.attributes.values())
@@ -316,8 +316,9 @@ def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrateg
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)
     n_orders, n_hex = len(journey.orders), hexes[0].size
+    top_level = len(journey.settings["level_xp"]) + 1  # K-04
     sizes = {J.T_COUNTS: 2, J.T_DONE_DAY: days + 2, J.T_FIRST_DAY: days + 2, J.T_DEATH_DAY: days + 2,
-             J.T_ORDERS: n_orders + 1, J.T_DEATHS: J.DEATH_CAP + 1, J.T_LEVEL: J.MAX_LEVEL + 1,
+             J.T_ORDERS: n_orders + 1, J.T_DEATHS: J.DEATH_CAP + 1, J.T_LEVEL: top_level + 1,
              J.T_USED: len(labels), J.T_TRAFFIC: n_hex, J.T_DEATHS_AT: n_hex, J.T_PURCHASES: len(content.items)}
     at = np.concatenate([[0], np.cumsum([sizes[k] for k in range(J.T_END)])]).astype(np.int64)
     args = (days, template, fight.param_vector(), fight.asks(), fight.decisions(), hexes, hop, dist, orders, tables,

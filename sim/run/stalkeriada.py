@@ -65,6 +65,7 @@ def compile_tables(sc: StalkeriadaContent):
         K.C_GOLDEN_BONUS: s["zone"]["golden_ball_bonus"], K.C_GOLDEN_LIFE: s["zone"]["golden_ball_life_roll"],
         K.C_GOLDEN_VISA: s["zone"]["golden_ball_visa_roll"], K.C_ROUND_CAP: s["game"]["round_cap"],
         K.C_ZUDA: s["tiles"]["zuda"], K.C_CHIPS: s["tiles"]["loot"] + s["tiles"]["zuda"],
+        K.C_REENTRY: s["city"]["reentry_percent"],
     }.items():
         cfg[slot] = value
     squares = np.array([SQUARE_KINDS.index(q) for q in sc.squares], np.int64)
@@ -87,6 +88,7 @@ def game_template(sc: StalkeriadaContent, n_seats):
         K.H_PRICE_OZK: s["shop"]["ozk"], K.H_PRICE_PLIERS: s["shop"]["pliers"], K.H_PRICE_NUT: s["shop"]["nut"],
         K.H_HUMMOCKS_2: s["zone"]["swamp_2_hummocks"], K.H_HUMMOCKS_3: s["zone"]["swamp_3_hummocks"],
         K.H_GAP_ON: s["fence"]["gap_ambush_on"], K.H_PLIERS_ON: s["fence"]["pliers_ambush_on"],
+        K.H_NUT_RANGE: s["zone"]["nut_range"],
     }.items():
         g[slot] = value
     g[g[K.H_O_NBR]:g[K.H_O_NBR] + 6 * cells] = neighbour_table(rows, cols).ravel()
