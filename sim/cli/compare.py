@@ -1,7 +1,6 @@
 """``zonesim compare``: what moved between two content sets, on the same dice."""
 
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Optional
 import typer
 
 from sim.cli.common import JSON, SCHEDULER, THREADS, WORKERS, UsageProblem, _check_seed, _set_threads, app
+from sim.run.results import json_safe
 
 
 def _seed_or_none(seed):
@@ -77,7 +77,7 @@ def compare(
     if out is not None:
         _write(out, result, rows, plan, base_dir, new_dir, elapsed, quick)
     if as_json:
-        print(json.dumps(_finite(result)))
+        print(json.dumps(json_safe(result)))
     else:
         _print(diff, rows, plan, elapsed)
 
@@ -87,15 +87,6 @@ def _public(row):
     return {k: row[k] for k in ("name", "unit", "base", "new", "diff", "diff_ci95", "significant")}
 
 
-def _finite(obj):
-    """NaN and infinities as ``null`` (JSON has neither)."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    return obj
 
 
 def _fields(n):

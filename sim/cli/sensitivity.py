@@ -67,9 +67,9 @@ def sensitivity(
     if out is not None:
         _write(out, result, plan, folder, elapsed, quick)
     if as_json:
-        from sim.cli.compare import _finite
+        from sim.run.results import json_safe
 
-        print(json.dumps(_finite(result)))
+        print(json.dumps(json_safe(result)))
         return
     _print(result, hangs_on(rows), elapsed)
 

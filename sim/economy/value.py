@@ -40,6 +40,7 @@ from sim.content.loadout import Loadout
 from sim.economy.context import EconomyContext
 from sim.economy.measure import JourneyOutcome
 from sim.economy.shop import Buyer, gifts
+from sim.run.results import json_safe
 
 TIE = 1e-12  # relative: batch sums that differ by less are equal (float rounding)
 VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "location",
@@ -140,19 +141,8 @@ class EconomyResult:
         """The JSON of ``zonesim value --json`` (README "JSON contracts")."""
         tiers = [{"budget": t.budget, "strategy": t.strategy, "base_kit": describe_kit(t.base_kit),
                   "base_outcome": t.base_rate} for t in self.tiers]
-        return _finite({"context": {**self.context.describe(), "tiers": tiers, "elapsed_s": self.elapsed_s},
+        return json_safe({"context": {**self.context.describe(), "tiers": tiers, "elapsed_s": self.elapsed_s},
                         "items": self.items})
-
-
-def _finite(obj):
-    """``obj`` with every infinite float as None (JSON has no infinity): an unbounded value."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    return obj
 
 
 def clones(content: Content, item_id: str) -> frozenset:

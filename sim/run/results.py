@@ -1,6 +1,7 @@
 """Writing run outputs atomically: a killed run never leaves a half-written file."""
 
 import json
+import math
 import os
 import platform
 import sys
@@ -41,6 +42,18 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def json_safe(obj):
+    """``obj`` with every NaN and infinite float as None (JSON has neither): an
+    unbounded or undefined number."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [json_safe(v) for v in obj]
+    return obj
 
 
 def write_json(path: Path, obj) -> Path:

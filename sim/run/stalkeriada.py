@@ -207,8 +207,8 @@ class StalkeriadaResult:
         sq = self.section(K.T_MONEY_SQ)
         for p, name in enumerate(self.players):
             row = {"strategy": name}
-            for field in K.RECORD_FIELDS:
-                row[PER_PLAYER_NAMES.get(field, field)] = self._record(p, field) / self.games
+            for record in K.RECORD_FIELDS:
+                row[PER_PLAYER_NAMES.get(record, record)] = self._record(p, record) / self.games
             lo, hi = mean_interval(self._record(p, "money"), float(sq[p]), self.games)
             row.update(money_ci_low=lo, money_ci_high=hi)
             rows.append(row)
