@@ -220,7 +220,8 @@ def test_band_and_next_price_respect_the_price_step():
 def test_a_censored_value_prices_by_its_supported_part():
     """Past the dearest kit on the curve a value is an extension, not a
     purchase: tuning prices such a card by the value capped at that kit, and its
-    fair-price interval has no top; an uncensored card keeps level x interval."""
+    fair-price interval has no top; an uncensored card keeps level x interval.
+    A card whose interval reaches 0 stays out of the price level."""
     from sim.economy.tune import fair_interval, inside, price_level
     censored = {"item": "jetpack", "value_g": 9000.0, "value_g_ci95": [8000.0, 10000.0], "censored": True,
                 "value_g_supported": 5000.0, "verdict": "under-priced"}
@@ -228,10 +229,12 @@ def test_a_censored_value_prices_by_its_supported_part():
              "value_g_supported": 1000.0, "verdict": "fair"}
     assert fair_interval(censored, 0.5) == (2500.0, math.inf)
     assert fair_interval(plain, 0.5) == (450.0, 550.0)
-    result = SimpleNamespace(items=[censored, plain])
-    assert price_level(result, {"jetpack": 4000, "nvg": 800}) == pytest.approx(4800 / 6000)
-    assert inside(result, {"jetpack": 9950, "nvg": 1000}, 50, 1.0)
-    assert not inside(result, {"jetpack": 4950, "nvg": 1000}, 50, 1.0)
+    nothing = {"item": "helmet", "value_g": 2.0, "value_g_ci95": [0.0, 9.0], "censored": False,
+               "value_g_supported": 2.0, "verdict": "over-priced"}
+    result = SimpleNamespace(items=[censored, plain, nothing])
+    assert price_level(result, {"jetpack": 4000, "nvg": 800, "helmet": 5000}) == pytest.approx(4800 / 6000)
+    assert inside(result, {"jetpack": 9950, "nvg": 1000, "helmet": 50}, 50, 1.0)
+    assert not inside(result, {"jetpack": 4950, "nvg": 1000, "helmet": 50}, 50, 1.0)
 
 
 def test_tuning_reshops_and_converges_with_a_budget(content):

@@ -2,11 +2,13 @@
 
 Each round values every card at the current prices (its value in G,
 compensating variation). The fair price of a card is its value times the
-round's price level ``k``: the total price of the moving cards over their
-total value. So prices end proportional to values and the total of the
-moving cards' prices stays what the designer set, with no inflation and no
-deflation. Without that anchor every price could sink together, because
-cheaper kit makes a G buy more.
+round's price level ``k``: the total price of the cards clearly worth
+something (their value interval above 0) over their total value. So prices
+end proportional to values and the total price of the cards that matter stays
+what the designer set, with no inflation and no deflation. Without that
+anchor every price could sink together, because cheaper kit makes a G buy
+more. Cards worth about nothing stay out of the anchor: they sink to the
+floor, and the price they shed is not handed to the cards that matter.
 
 A card whose value lies past the dearest kit on its budget curve (censored:
 only the curve's extension says what it is worth) is priced by its supported
@@ -104,10 +106,11 @@ def next_price(price, fair, step, damping):
 
 
 def price_level(result: EconomyResult, prices: dict) -> float:
-    """G of price per G of value over the moving cards (1 if they are worth nothing)."""
-    moving = _moving(result)
-    total = sum(row["value_g_supported"] for row in moving)
-    return sum(prices[row["item"]] for row in moving) / total if total > 0 else 1.0
+    """G of price per G of (supported) value over the cards whose value interval
+    lies above 0 (1 if there are none)."""
+    worth = [row for row in _moving(result) if row["value_g_ci95"][0] > 0]
+    total = sum(row["value_g_supported"] for row in worth)
+    return sum(prices[row["item"]] for row in worth) / total if total > 0 else 1.0
 
 
 def inside(result, prices, step, level) -> bool:
