@@ -57,7 +57,10 @@ def _file_by_project_path():
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if not Path(py_file).resolve().is_relative_to(_ROOT.parent):
+            """Only the package's own kernels and strategies (the digest's files): a
+            user's strategy file keeps numba's own locator, by its absolute path."""
+            path = Path(py_file).resolve()
+            if not any(path.is_relative_to(root) for root in (_ROOT, _ROOT.parent / "strategies")):
                 return None
             return super().from_function(py_func, py_file)
 
