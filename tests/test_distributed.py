@@ -114,4 +114,5 @@ def test_cli_journey_with_workers_gives_the_same_json():
     here, there = zonesim(*args), zonesim(*args, "--workers", 2)
     assert here.returncode == 0 and there.returncode == 0, there.stderr
     assert _numbers(json.loads(here.stdout)) == _numbers(json.loads(there.stdout))
-    assert there.stderr == ""
+    noise = [line for line in there.stderr.splitlines() if not line.startswith("zonesim: ")]
+    assert noise == [] and "error" not in there.stderr  # the cluster's own logs and warnings stay quiet
