@@ -392,9 +392,11 @@ def stalkeriada_step(content, study, out):
     s.text(f"**No winner in {none['win_rate']:.1%} of games** [{none['ci_low']:.1%}, {none['ci_high']:.1%}] at the "
            f"full table ({', '.join(names)}; {table.games:,} games, every seat order, seed {seed}): nobody buys "
            f"an exit visa (S-05) within the round cap of {table.round_cap:,} rounds. Games last {length['mean']:.0f} "
-           f"rounds on average (median {length['median']:.0f}). Sold loot leaves play (S-06, S-14, S-21), so the "
-           "money in a game is bounded; the shop's visa price (stalkeriada.toml) against the loot prices sets "
-           "whether anyone can finish.")
+           f"rounds on average (median {length['median']:.0f}): a game goes on until every player has bought his "
+           "visa (S-05), so one player who never does keeps it to the cap. Sold loot leaves play (S-06, S-14, "
+           "S-21), so the money in a game is bounded; the visa's price (stalkeriada.toml) against the loot prices "
+           "sets whether anyone can finish. `zonesim tune --mode stalkeriada --objective target-finish=0.5` finds "
+           "the visa price (or, with `--move loot`, the loot prices) at which half the games have a winner.")
     s.table(table.per_player().select("strategy", "mean_place", "p_last").join(
         wins.select("strategy", "win_rate", "ci_low", "ci_high"), on="strategy", how="left"),
         f"The full table: finished first (win rate), mean place (S-05: by finishing order, then by money at the cap) "
