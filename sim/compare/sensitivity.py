@@ -14,8 +14,6 @@ schema), ±25% for other numbers, and false / true for a flag."""
 from __future__ import annotations
 
 import math
-import re
-import shutil
 import tempfile
 import tomllib
 from dataclasses import dataclass
@@ -25,6 +23,7 @@ import numpy as np
 
 from sim.compare.metrics import BATCHES, Measured, Plan, _size, fight_metrics, paired_interval, stalkeriada_metrics
 from sim.content import load_content, schema
+from sim.content.edit import copy_content_with, set_value
 from sim.content.load import ContentError
 from sim.errors import ZonesimError
 
@@ -120,43 +119,10 @@ def assumed_parameters(folder: Path, files=None) -> list[Parameter]:
     return out
 
 
-def _toml(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(float(value)) if isinstance(value, float) else str(value)
-
-
-def set_value(text: str, key: str, value) -> str:
-    """``text`` (a TOML file) with ``key`` (dotted, as in ``assumed_parameters``) set to ``value``,
-    comments and layout kept."""
-    table, _, field = key.rpartition(".")
-    lines = text.splitlines(keepends=True)
-    headers = [i for i, line in enumerate(lines) if re.match(r"\s*\[", line)]
-    if not table:
-        start = 0
-    else:
-        array = re.fullmatch(r"(.*)\[(\d+)\]", table)
-        pattern = (rf"\s*\[\[\s*{re.escape(array.group(1))}\s*\]\]" if array else rf"\s*\[\s*{re.escape(table)}\s*\]")
-        found = [i for i in headers if re.match(pattern + r"\s*(#.*)?$", lines[i])]
-        nth = int(array.group(2)) if array else 0
-        if len(found) <= nth:
-            raise SensitivityError(f"{key}: table not found as a [header]; give its range by hand")
-        start = found[nth] + 1
-    end = next((i for i in headers if i >= start), len(lines))
-    for i in range(start, end):
-        m = re.match(rf"(\s*{re.escape(field)}\s*=\s*)([^#\n]*?)(\s*(#.*)?\n?)$", lines[i])
-        if m:
-            lines[i] = m.group(1) + _toml(value) + m.group(3)
-            return "".join(lines)
-    raise SensitivityError(f"{key}: not found as `{field} = ...` in its table; give its range by hand")
-
-
 def swung(folder: Path, target: Path, param: Parameter, value) -> Path:
     """A copy of the content folder at ``target`` with one number changed."""
-    shutil.copytree(folder, target)
-    path = target / param.file
-    path.write_text(set_value(path.read_text(encoding="utf-8"), param.key, value), encoding="utf-8")
-    return target
+    text = (folder / param.file).read_text(encoding="utf-8")
+    return copy_content_with(folder, target, param.file, set_value(text, param.key, value))
 
 
 def metric_batches(content, plan: Plan, metric: str) -> Measured:

@@ -16,16 +16,16 @@ is played on the same dice (the same seed and game numbers)."""
 from __future__ import annotations
 
 import math
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from sim.content import Content, load_content
+from sim.content.edit import copy_content_with, set_value
+from sim.content.load import ContentError
 from sim.content.loadout import LoadoutError
 from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
-from sim.run.tune import copy_content_with
 
 MOVES = ("visa", "loot")
 STEPS = 10
@@ -76,13 +76,10 @@ def write_paced(source: Path, target: Path, prices: dict) -> Path:
     """A copy of the content folder at ``target`` (whole or not at all) with
     ``stalkeriada.toml``'s visa and loot prices replaced, comments and layout kept."""
     text = (source / STALKERIADA_FILE).read_text(encoding="utf-8")
-    for section, pattern, value in (("shop", r"exit_visa = \d+", f"exit_visa = {prices['exit_visa']}"),
-                                    ("borscht", r"prices = \[[^\]]*\]", f"prices = {prices['loot']}")):
-        text, n = re.subn(rf"(?m)(^\[{section}\].*\n(?:(?!\[).*\n)*?){pattern}", lambda m: m.group(1) + value, text,
-                          count=1)
-        if n != 1:
-            raise LoadoutError(f"{source / STALKERIADA_FILE}: [{section}] {pattern.split(' ')[0]} not found as one "
-                               "line; set the prices by hand")
+    try:
+        text = set_value(set_value(text, "shop.exit_visa", prices["exit_visa"]), "borscht.prices", prices["loot"])
+    except ContentError as exc:
+        raise LoadoutError(f"{source / STALKERIADA_FILE}: {exc}") from None
     return copy_content_with(source, target, STALKERIADA_FILE, text)
 
 

@@ -28,6 +28,7 @@ from types import MappingProxyType
 
 import polars as pl
 
+from sim.content.edit import copy_content_with
 from sim.content.load import Content
 from sim.content.loadout import Loadout, LoadoutError
 from sim.run.value import item_values, item_variants
@@ -236,21 +237,6 @@ def write_tuned_content(source: Path, target: Path, prices: dict) -> Path:
             raise LoadoutError(f"{source / 'items.toml'}: {item_id}.price not found as `price = N`; "
                                "write the tuned prices by hand")
     return copy_content_with(source, target, "items.toml", text)
-
-
-def copy_content_with(source: Path, target: Path, name: str, text: str) -> Path:
-    """A copy of the content folder ``source`` at ``target`` with file ``name``
-    holding ``text``; the folder appears whole or not at all."""
-    import shutil
-
-    if target.exists():
-        raise LoadoutError(f"{target}: already exists; give a new folder for the tuned content")
-    staging = target.with_name(target.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(source, staging)
-    (staging / name).write_text(text, encoding="utf-8")
-    staging.rename(target)
-    return target
 
 
 def price_history(result: TuneResult) -> pl.DataFrame:

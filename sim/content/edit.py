@@ -1,0 +1,56 @@
+"""Edited copies of a content folder: one value set in a TOML file's text, comments
+and layout kept, and a whole copy of the folder with one file replaced."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from sim.content.load import ContentError
+from sim.content.loadout import LoadoutError
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(float(value)) if isinstance(value, float) else str(value)
+
+
+def set_value(text: str, key: str, value) -> str:
+    """``text`` (a TOML file) with ``key`` (dotted: ``table.field``, ``table[n].field``
+    for the n-th of an array of tables, or a top-level ``field``) set to ``value``,
+    comments and layout kept."""
+    table, _, field = key.rpartition(".")
+    lines = text.splitlines(keepends=True)
+    headers = [i for i, line in enumerate(lines) if re.match(r"\s*\[", line)]
+    if not table:
+        start = 0
+    else:
+        array = re.fullmatch(r"(.*)\[(\d+)\]", table)
+        pattern = (rf"\s*\[\[\s*{re.escape(array.group(1))}\s*\]\]" if array else rf"\s*\[\s*{re.escape(table)}\s*\]")
+        found = [i for i in headers if re.match(pattern + r"\s*(#.*)?$", lines[i])]
+        nth = int(array.group(2)) if array else 0
+        if len(found) <= nth:
+            raise ContentError(f"{key}: table not found as a [header]; set it by hand")
+        start = found[nth] + 1
+    end = next((i for i in headers if i >= start), len(lines))
+    for i in range(start, end):
+        m = re.match(rf"(\s*{re.escape(field)}\s*=\s*)([^#\n]*?)(\s*(#.*)?\n?)$", lines[i])
+        if m:
+            lines[i] = m.group(1) + _toml(value) + m.group(3)
+            return "".join(lines)
+    raise ContentError(f"{key}: not found as `{field} = ...` in its table; set it by hand")
+
+
+def copy_content_with(source: Path, target: Path, name: str, text: str) -> Path:
+    """A copy of the content folder ``source`` at ``target`` with file ``name``
+    holding ``text``; the folder appears whole or not at all."""
+    if target.exists():
+        raise LoadoutError(f"{target}: already exists; give a new folder for the tuned content")
+    staging = target.with_name(target.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(source, staging)
+    (staging / name).write_text(text, encoding="utf-8")
+    staging.rename(target)
+    return target
