@@ -40,9 +40,14 @@ def _point_numba_cache():
         sys.modules["numba"].config.CACHE_DIR = cache
 
 
-def _file_by_project_path():
-    """Put ``_ProjectPathLocator`` first among numba's cache locators."""
+def file_kernels_by_project_path():
+    """Put ``_ProjectPathLocator`` first among numba's cache locators (once; called
+    by ``sim.kernels`` before any kernel is defined, so ``import sim`` stays light)."""
     from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # named _CacheImpl before numba 0.68
+    if impl._locator_classes[0].__name__ == "_ProjectPathLocator":
+        return
 
     class _ProjectPathLocator(caching.UserProvidedCacheLocator):
         """A project file's cache under its project-relative folder, stamped by its content."""
@@ -64,12 +69,9 @@ def _file_by_project_path():
                 return None
             return super().from_function(py_func, py_file)
 
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # named _CacheImpl before numba 0.68
-    impl._locator_classes = [_ProjectPathLocator] + [c for c in impl._locator_classes
-                                                     if c.__name__ != "_ProjectPathLocator"]
+    impl._locator_classes = [_ProjectPathLocator, *impl._locator_classes]
 
 
 _point_numba_cache()
-_file_by_project_path()
 # decisions are passed to the kernels as first-class functions (measured and chosen: README)
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
