@@ -24,20 +24,20 @@ def _numbers(stdout):
     return {k: v for k, v in out.items() if k not in TIMING}
 
 
-def _kill_after_first_chunk(args, folder, timeout=600):
-    """Start ``zonesim ARGS --out folder``, SIGKILL it by its PID once a chunk is saved; the saved chunks."""
+def _kill_after_first_chunk(args, folder, timeout=600, pieces="chunk-*.npz"):
+    """Start ``zonesim ARGS --out folder``, SIGKILL it by its PID once a piece is saved; the saved pieces."""
     proc = subprocess.Popen([sys.executable, "-m", "sim", *map(str, args), "--out", str(folder)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     checkpoints = folder / "checkpoints"
     deadline = time.monotonic() + timeout
-    while not list(checkpoints.glob("chunk-*.npz")):
+    while not list(checkpoints.glob(pieces)):
         assert proc.poll() is None, "the run ended before it could be killed"
         assert time.monotonic() < deadline
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL
-    return {p.name: p.stat().st_mtime_ns for p in checkpoints.glob("chunk-*.npz")}
+    return {p.name: p.stat().st_mtime_ns for p in checkpoints.glob(pieces)}
 
 
 def _check_killed_run_resumes(args, folder, total_chunks):
@@ -66,6 +66,25 @@ def test_killed_journey_resumes_to_the_same_json(tmp_path):
 def test_killed_journey_of_3_million_campaigns_resumes_to_the_same_json(tmp_path):
     args = ("journey", "--weapon", "ak47", "--trials", 3_000_000, "--seed", 2)
     _check_killed_run_resumes(args, tmp_path / "run", total_chunks=46)
+
+
+def test_killed_whole_game_valuation_resumes_to_the_same_json(tmp_path):
+    """``value --out`` keeps the valued kits' outcomes every few seconds; the resumed run
+    reads them back, runs the rest and prints the uninterrupted run's JSON."""
+    args, folder = ("value", "--quick", "--items", "smoke_bomb", "--seed", 3), tmp_path / "run"
+    saved = _kill_after_first_chunk(args, folder, pieces="kits-*.npz")
+    assert not (folder / "manifest.json").exists()
+    resumed = zonesim(*args, "--out", folder, "--resume", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    whole = zonesim(*args, "--json")
+    assert whole.returncode == 0, whole.stderr
+    runs = [json.loads(p.stdout) for p in (resumed, whole)]
+    for run in runs:
+        del run["context"]["elapsed_s"]
+    assert runs[0] == runs[1]
+    after = {p.name: p.stat().st_mtime_ns for p in (folder / "checkpoints").glob("kits-*.npz")}
+    assert len(after) > len(saved) and all(after[n] == t for n, t in saved.items())
+    assert not list((folder / "checkpoints").glob(".*"))
 
 
 def test_resume_with_other_options_exits_2(tmp_path):
@@ -110,3 +129,55 @@ def test_chunks_add_up_to_the_whole_and_restart_from_the_store(tmp_path):
         Checkpoints(tmp_path, {"run": 2}, resume=True)
     Checkpoints(tmp_path, {"run": 2}, resume=False)  # a fresh run clears the old chunks
     assert not list(tmp_path.glob("chunk-*"))
+
+
+def test_resumed_report_takes_the_finished_steps_and_runs_the_rest(tmp_path, monkeypatch):
+    """``report --resume``: a step finished before the kill is read back, not run again."""
+    from sim.content import load_content
+    from sim.report import study as report_study
+
+    ran = []
+
+    def step(name, fail=False):
+        def run(content, study, out):
+            ran.append(name)
+            if fail:
+                raise KeyboardInterrupt
+            section = report_study.Section(name)
+            section.text(f"{name} on {content.digest[:8]}")
+            return section
+        return run
+
+    game = load_content()
+    store = Checkpoints(tmp_path / "checkpoints", {"run": 1}, resume=False)
+    monkeypatch.setattr(report_study, "STEPS", (("first", step("first")), ("second", step("second", fail=True))))
+    with pytest.raises(KeyboardInterrupt):
+        report_study.run_study(game, tmp_path, quick=True, store=store)
+    monkeypatch.setattr(report_study, "STEPS", (("first", step("first")), ("second", step("second"))))
+    sections, _ = report_study.run_study(game, tmp_path, quick=True,
+                                         store=Checkpoints(tmp_path / "checkpoints", {"run": 1}, resume=True))
+    assert ran == ["first", "second", "second"]
+    assert [s.title for s in sections] == ["first", "second"]
+    assert sections[0].blocks == [("p", f"first on {game.digest[:8]}")]
+
+
+@pytest.mark.slow
+def test_killed_report_resumes_to_the_same_report(tmp_path):
+    """A real ``report --quick`` killed by its PID after its first step, resumed, writes the
+    uninterrupted report (timings aside) and leaves no checkpoints behind."""
+    import re
+
+    folder = tmp_path / "run"
+    saved = _kill_after_first_chunk(("report", "--quick", "--threads", 1), folder, pieces="step-*.pickle")
+    assert saved and not (folder / "report.md").exists()
+    resumed = zonesim("report", "--quick", "--threads", 1, "--out", folder, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    whole = zonesim("report", "--quick", "--threads", 1, "--out", tmp_path / "whole")
+    assert whole.returncode == 0, whole.stderr
+
+    def text(path):
+        body = (path / "report.md").read_text(encoding="utf-8")
+        return re.sub(r"\d+(\.\d+)? s\b", "T s", body.replace(str(path), "OUT"))
+
+    assert text(folder) == text(tmp_path / "whole")
+    assert not (folder / "checkpoints").exists()

@@ -30,13 +30,22 @@ def _context(game, quick, seed):
     return replace(load_context(game, quick=quick), seed=seed)
 
 
-def economy_values(game, *, quick, seed, as_json, out, items, client=None):
+def _store(command, game, out, resume, ctx, **options):
+    """The checkpoints of a whole-game run writing to ``out`` (``sim.run.chunks``): one per valued kit."""
+    from sim.cli.common import run_params
+    from sim.run.chunks import checkpoints
+
+    return checkpoints(out, run_params(command, game, context=ctx.describe(), **options), resume)
+
+
+def economy_values(game, *, quick, seed, as_json, out, resume, items, client=None):
     """``zonesim value`` with no scenario options: every card over the declared context (economy.toml)."""
     from sim.economy.value import item_economy
 
     ctx, wanted = _context(game, quick, seed), _item_list(game, items)
+    store = _store("value", game, out, resume, ctx, items=sorted(wanted or []))
     with progress("valuing cards") as advance:
-        result = item_economy(game, ctx, items=wanted, on_progress=advance, client=client)
+        result = item_economy(game, ctx, items=wanted, on_progress=advance, client=client, store=store)
     summary = result.to_json()
     if out is not None:
         from sim.run.results import manifest, write_json, write_parquet
@@ -81,14 +90,15 @@ def _g(v):
     return "unbounded" if v == float("inf") else f"{v:,.0f}"
 
 
-def economy_tune(game, *, quick, seed, rounds, damping, as_json, out, items, client=None):
+def economy_tune(game, *, quick, seed, rounds, damping, as_json, out, resume, items, client=None):
     """``zonesim tune`` with no scenario options: equal value per G over the declared context."""
     from sim.economy.tune import tune_economy
 
-    ctx = _context(game, quick, seed)
+    ctx, wanted = _context(game, quick, seed), _item_list(game, items)
+    store = _store("tune", game, out, resume, ctx, items=sorted(wanted or []), rounds=rounds, damping=damping)
     with progress("tuning prices") as advance:
-        result = tune_economy(game, ctx, rounds=rounds, damping=damping, items=_item_list(game, items),
-                              on_progress=advance, client=client)
+        result = tune_economy(game, ctx, rounds=rounds, damping=damping, items=wanted, on_progress=advance,
+                              client=client, store=store)
     summary = result.to_json()
     if out is not None:
         from sim.report.charts import tune_chart

@@ -1,5 +1,6 @@
 """``zonesim report``: the whole default balance study as report.md and report.html."""
 
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -8,7 +9,7 @@ from typing import Optional
 import typer
 
 from sim.cli.common import (CONTENT_OPTION, SCHEDULER, THREADS, WORKERS, UsageProblem, _set_threads, announce,
-                            announce_compile, app, load_checked)
+                            announce_compile, app, load_checked, run_params)
 
 
 @app.command()
@@ -21,6 +22,10 @@ def report(
                                             "report folder) to compare with: the report opens with the content diff "
                                             "and each headline table gains a \"vs baseline\" column (paired 95% "
                                             "interval on the same dice)."),
+    resume: bool = typer.Option(False, "--resume", help="Continue a killed report in the same --out folder: the "
+                                                        "steps it finished are kept (in OUT/checkpoints until the "
+                                                        "report is written) and only the rest run; the numbers are "
+                                                        "the same as an uninterrupted run."),
     threads: Optional[int] = THREADS,
     scheduler: Optional[str] = SCHEDULER,
     workers: Optional[int] = WORKERS,
@@ -50,6 +55,7 @@ def report(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from sim.report.study import STEPS, load_study, run_study, write_report
+    from sim.run.chunks import checkpoints
     from sim.run.distributed import cluster
     from sim.run.results import manifest, write_json
 
@@ -59,6 +65,7 @@ def report(
     if out.exists() and not out.is_dir():
         raise UsageProblem(f"--out: {out} is a file; give a folder")
     _set_threads(threads)
+    store = checkpoints(out, run_params("report", game, quick=quick), resume)
     start = time.perf_counter()
     console = Console(stderr=True)
     announce_compile()
@@ -72,7 +79,7 @@ def report(
                   console=console, transient=True, disable=not console.is_terminal) as bar, \
             cluster(scheduler, workers) as client:
         task = bar.add_task("report", total=len(STEPS), step="")
-        sections, study = run_study(game, out, quick=quick, client=client, on_step=step)
+        sections, study = run_study(game, out, quick=quick, client=client, on_step=step, store=store)
     if base_dir is not None:
         sections = _against(sections, game, base_dir, quick, study)
     _save_content(game.directory, out / "content")
@@ -87,6 +94,7 @@ def report(
         ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest, quick=quick,
         seed=study.settings["seed"], trials=study.trials, elapsed_s=elapsed,
         steps={s.title: round(s.elapsed_s, 2) for s in sections}))
+    shutil.rmtree(store.folder)  # the report is whole: its steps need no keeping
     print(f"{md} and {html} written in {elapsed:.0f} s")
 
 
@@ -117,8 +125,6 @@ def _against(sections, game, base_dir, quick, study):
 
 def _save_content(source: Path, target: Path):
     """A copy of the content folder beside the report (a later report's --baseline)."""
-    import shutil
-
     if Path(source).resolve() == target.resolve():
         return
     shutil.rmtree(target, ignore_errors=True)

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
+from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, RESUME, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
                             _loadout, _set_threads, _with_progress, app, load_checked, loadout_options, progress)
 from sim.cli.economy import _scenario_loadout, economy_tune
 from sim.content.loadout import check_monsters
@@ -48,7 +48,9 @@ def tune(
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write tune.parquet, prices.parquet, a chart of the "
                                                            "prices across rounds, manifest.json, and content/: a "
-                                                           "copy of the content with the tuned prices."),
+                                                           "copy of the content with the tuned prices (whole-game "
+                                                           "prices: and a checkpoint per valued kit, for --resume)."),
+    resume: bool = RESUME,
     threads: Optional[int] = THREADS,
     scheduler: Optional[str] = SCHEDULER,
     workers: Optional[int] = WORKERS,
@@ -84,16 +86,16 @@ def tune(
     if rounds is not None and rounds < 1:
         raise UsageProblem(f"--rounds: {rounds}; give at least 1")
     if out is not None and (out / "content").exists():
-        raise UsageProblem(f"--out: {out / 'content'} already exists; give a new folder")
+        raise UsageProblem(f"--out: {out / 'content'} already exists (a finished tuning); give a new folder")
     if mode is None and not monster and not strategy and objective == "equal-value" and not _scenario_loadout(loadout):
         from sim.run.distributed import cluster
 
         with cluster(scheduler, workers) as client:
             return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
-                                as_json=as_json, out=out, items=items, client=client)
-    if quick or items:
-        raise UsageProblem("--quick and --items: for whole-game prices; drop the scenario options "
-                           "(--monster, the loadout, --strategy, --mode, --objective) or these two")
+                                as_json=as_json, out=out, resume=resume, items=items, client=client)
+    if quick or items or resume:
+        raise UsageProblem("--quick, --items and --resume: for whole-game prices; drop the scenario options "
+                           "(--monster, the loadout, --strategy, --mode, --objective) or these")
     mode, rounds, damping = mode or "fight", rounds or 12, damping or 0.5
     shop = mode == "stalkeriada"
     if trials < 2:

@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_PER_S, GROUP, JOURNEY_DAYS_PER_S, JSON,
-                            SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
+                            RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
                             _scenario_title, _set_threads, app, check_trials, load_checked, loadout_options)
 from sim.cli.economy import _scenario_loadout, economy_values
 from sim.content.loadout import check_monsters
@@ -47,7 +47,9 @@ def value(
                                                          "than this."),
     seed: int = SEED,
     as_json: bool = JSON,
-    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json and value.parquet here."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json and value.parquet here (whole-game "
+                                                           "values: and a checkpoint per valued kit, for --resume)."),
+    resume: bool = RESUME,
     threads: Optional[int] = THREADS,
     scheduler: Optional[str] = SCHEDULER,
     workers: Optional[int] = WORKERS,
@@ -82,10 +84,11 @@ def value(
         from sim.run.distributed import cluster
 
         with cluster(scheduler, workers) as client:
-            return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, items=items, client=client)
-    if quick or items:
-        raise UsageProblem("--quick and --items: for whole-game values; drop the scenario options "
-                           "(--monster, the loadout, --strategy, --mode) or these two")
+            return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, resume=resume, items=items,
+                                  client=client)
+    if quick or items or resume:
+        raise UsageProblem("--quick, --items and --resume: for whole-game values; drop the scenario options "
+                           "(--monster, the loadout, --strategy, --mode) or these")
     mode = mode or "fight"
     base = _loadout(game, **loadout)
     if mode in ("fight", "skirmish"):

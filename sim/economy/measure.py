@@ -9,6 +9,9 @@ numbers), so differences between kits are paired batch by batch."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -56,13 +59,45 @@ def spare_days(done_hist, days) -> int:
     return int(done_hist[1:days + 1] @ np.arange(days, 0, -1))
 
 
+class KitStore:
+    """Kit outcomes (batch sums by name) kept in a checkpoint store
+    (``sim.run.chunks.Checkpoints``): new ones are saved together every
+    ``every_s`` seconds, one file each time, so a killed run loses at most that
+    much work; every saved one is read back on a resume."""
+
+    def __init__(self, store, every_s=5.0):
+        self.store, self.every_s = store, every_s
+        self.saved, self.pending, self.last = {}, {}, time.monotonic()
+        pieces = sorted(store.folder.glob("kits-*.npz"))
+        for path in pieces:
+            self.saved.update(store.load(path.name))
+        self.pieces = len(pieces)
+
+    def get(self, name):
+        return self.saved.get(name)
+
+    def put(self, name, sums):
+        self.saved[name] = self.pending[name] = sums
+        if time.monotonic() - self.last >= self.every_s:
+            self.flush()
+
+    def flush(self):
+        """Save the outcomes not saved yet."""
+        if self.pending:
+            self.store.save(f"kits-{self.pieces:05d}.npz", self.pending)
+            self.pieces += 1
+        self.pending, self.last = {}, time.monotonic()
+
+
 @dataclass
 class JourneyOutcome:
     """Days to spare (``days + 1`` less the day every order is done, 0 if never)
     of a kit under one journey strategy, on the campaign of the content's
     journey (Z-39 event tables, Z-41 orders): the mean days to finish is
     ``days + 1`` less it. Results are cached per kit and trial set; with a Dask
-    ``client`` a kit's batches run as its tasks (the same sums)."""
+    ``client`` a kit's batches run as its tasks (the same sums); with a
+    ``store`` (a ``KitStore``) each kit's batch sums are saved and read back on
+    a resumed run."""
 
     content: Content
     strategy_name: str
@@ -71,20 +106,28 @@ class JourneyOutcome:
     cache: dict = field(default_factory=dict)
     runs: int = 0
     client: object = None
+    store: object = None
 
     def __post_init__(self):
         from sim.run.journey import get_journey_strategy  # compiles the kernels: after the input checks
 
         self.strategy = get_journey_strategy(self.strategy_name)
+        prices = {i: e["price"] for i, e in sorted(self.content.items.items())}
+        self._run_key = json.dumps([self.content.digest, prices, self.strategy_name, self.days, self.seed])
 
     def batches(self, loadout: Loadout, first: int, trials: int, n_batches: int) -> Batches:
         """Successes in ``n_batches`` batches of trials ``first .. first + trials - 1``."""
         key = (loadout, first, trials, n_batches)
         if key not in self.cache:
             size = trials // n_batches
-            sums = np.array([spare_days(r.done_hist, self.days) for r in self._runs(loadout, first, size, n_batches)],
-                            np.float64)
-            self.runs += n_batches
+            name = hashlib.sha256(repr((self._run_key, *key)).encode()).hexdigest()[:32]
+            sums = self.store.get(name) if self.store is not None else None
+            if sums is None:
+                sums = np.array([spare_days(r.done_hist, self.days)
+                                 for r in self._runs(loadout, first, size, n_batches)], np.float64)
+                self.runs += n_batches
+                if self.store is not None:
+                    self.store.put(name, sums)
             self.cache[key] = Batches(sums, size)
         return self.cache[key]
 

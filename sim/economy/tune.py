@@ -135,12 +135,12 @@ def _moving(result):
 
 
 def tune_economy(content: Content, ctx: EconomyContext, *, rounds=6, damping=0.5, items=None,
-                 on_progress=None, client=None) -> EconomyTune:
+                 on_progress=None, client=None, store=None) -> EconomyTune:
     """Tune every valued card's price (module doc). ``on_progress(done, total, label)``;
-    campaigns on the Dask ``client`` if given."""
+    campaigns on the Dask ``client`` if given; every round's kit outcomes in the checkpoint ``store``."""
     started = time.perf_counter()
     result = item_economy(content, ctx, items=items, on_progress=_round_progress(on_progress, 0, rounds),
-                          client=client)
+                          client=client, store=store)
     start = {row["item"]: row["price"] for row in result.items}
     history, prices = [dict(start)], dict(start)
     for k in range(1, rounds + 1):
@@ -153,7 +153,7 @@ def tune_economy(content: Content, ctx: EconomyContext, *, rounds=6, damping=0.5
                                                        ctx.price_step, damping) for row in _moving(result)}}
         history.append(dict(prices))
         result = item_economy(with_prices(content, prices), ctx, items=items,
-                              on_progress=_round_progress(on_progress, k, rounds), client=client)
+                              on_progress=_round_progress(on_progress, k, rounds), client=client, store=store)
     level = price_level(result, prices)
     return EconomyTune(ctx, start, history, result, level, inside(result, prices, ctx.price_step, level),
                        time.perf_counter() - started)

@@ -38,7 +38,7 @@ from sim.analysis.stats import paired_batch_interval
 from sim.content import Content
 from sim.content.loadout import Loadout
 from sim.economy.context import EconomyContext
-from sim.economy.measure import JourneyOutcome
+from sim.economy.measure import JourneyOutcome, KitStore
 from sim.economy.shop import Buyer, gifts
 from sim.run.results import json_safe
 
@@ -223,17 +223,19 @@ def _taken_out(gifted, item_id, without):
     return without
 
 
-def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progress=None,
-                 client=None) -> EconomyResult:
+def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progress=None, client=None,
+                 store=None) -> EconomyResult:
     """Every item's value in G over the declared context (module doc);
-    ``on_progress(done, total, label)`` after each item and tier; campaigns on the Dask ``client`` if given."""
+    ``on_progress(done, total, label)`` after each item and tier; campaigns on the Dask ``client`` if given;
+    each kit's outcome kept in (and on a resume read from) the checkpoint ``store`` if given."""
     start_time = time.perf_counter()
     for_sale = [e for e in content.items.values() if e.family in VALUED_FAMILIES]
     valued = [e.id for e in for_sale if items is None or e.id in items]
     top_price = max(e["price"] for e in for_sale)
     resample = np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
     start = Loadout(character=ctx.character)
-    outcomes = {s: JourneyOutcome(content, s, ctx.days, ctx.seed, client=client) for s in ctx.strategies}
+    kits = KitStore(store) if store is not None else None
+    outcomes = {s: JourneyOutcome(content, s, ctx.days, ctx.seed, client=client, store=kits) for s in ctx.strategies}
     steps, done = len(ctx.budgets) * len(valued), 0
     tiers, replicas = [], {}
     for budget in ctx.budgets:
@@ -261,6 +263,8 @@ def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progre
             if on_progress:
                 on_progress(done, steps, f"{budget} G: {item_id}")
         tiers.append(TierValues(budget, strategy, base_curve.kits[0], float(base_curve.rates[0].mean()), rows))
+    if kits is not None:
+        kits.flush()
     items_out = [_overall(content, item_id, [t.rows[k] for t in tiers], replicas[item_id], ctx.budgets)
                  for k, item_id in enumerate(valued)]
     runs = sum(o.runs for o in outcomes.values())

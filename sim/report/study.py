@@ -420,8 +420,10 @@ def stalkeriada_step(content, study, out):
     s.table(values.table.select("item", "count", "cost_change", "value", "ci_low", "ci_high", "fair_price",
                                 "verdict"),
             f"Shop items to `{names[0]}` at the full table: its win-rate change with against without each "
-            f"(20 paired batches of {n:,} games per seat order); fair price at {values.rate * 1000:.3f} win rate "
-            "per 1,000 G")
+            f"(20 paired batches of {n:,} games per seat order); "
+            + (f"fair price at {values.rate * 1000:.3f} win rate per 1,000 G" if values.rate > 0 else
+               "no fair price: the win-rate changes do not rise with the items' cost at this table (no exchange "
+               "rate)"))
     return s
 
 
@@ -430,17 +432,24 @@ STEPS = (("item economy", economy_step), ("fights", fights_step), ("item values"
          ("tuning", tune_step), ("journeys", journeys_step), ("Stalkeriada", stalkeriada_step))
 
 
-def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=None):
-    """Run every step into ``out`` (on the Dask ``client`` if given); returns the sections and the study."""
+def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=None, store=None):
+    """Run every step into ``out`` (on the Dask ``client`` if given); returns the sections and the study.
+    With a checkpoint ``store`` (``sim.run.chunks.Checkpoints``) each finished step's section is kept, and
+    a resumed run takes the kept ones (their charts are in ``out`` already) instead of running them again."""
     study = replace(load_study(content, quick), client=client)
     sections = []
     for k, (label, step) in enumerate(STEPS):
         if on_step:
             on_step(k, len(STEPS), label)
-        start = time.perf_counter()
-        section = step(content, study, out)
-        section = section[0] if isinstance(section, tuple) else section
-        section.elapsed_s = time.perf_counter() - start
+        name = f"step-{k:02d}.pickle"
+        section = store.load_object(name) if store is not None else None
+        if section is None:
+            start = time.perf_counter()
+            section = step(content, study, out)
+            section = section[0] if isinstance(section, tuple) else section
+            section.elapsed_s = time.perf_counter() - start
+            if store is not None:
+                store.save_object(name, section)
         sections.append(section)
     if on_step:
         on_step(len(STEPS), len(STEPS), "done")

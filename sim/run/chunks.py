@@ -11,12 +11,14 @@ resume.
 A chunk's work is ``work(chunk) -> {name: ndarray}``; ``work`` must pickle to
 run on a cluster. With a ``Checkpoints`` store each finished chunk is written
 to its own file (temp file, then rename), beside ``run.json``, the run's
-parameters that ``--resume`` must match.
+parameters that ``--resume`` must match; runs made of other pieces (a
+valuation's kit outcomes) save them in the same store under their own names.
 """
 
 from __future__ import annotations
 
 import json
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,20 +80,29 @@ class Checkpoints:
                 stale.unlink(missing_ok=True)
             return
         if self.folder.is_dir():
-            for old in (*self.folder.glob("chunk-*.npz"), *self.folder.glob(".*.tmp*")):
-                old.unlink()
+            for old in self.folder.iterdir():
+                if old.is_file() and old.name != "run.json":
+                    old.unlink()
         write_json(manifest, self.params)
 
-    def load(self, chunk: Chunk):
-        """The saved aggregate of ``chunk``, or None."""
-        path = self.folder / chunk.name
+    def load(self, name: str):
+        """The aggregate saved under ``name`` (a chunk's, or any finished piece of the run), or None."""
+        path = self.folder / name
         if not path.is_file():
             return None
         with np.load(path) as data:
             return {k: data[k] for k in data.files}
 
-    def save(self, chunk: Chunk, aggregate):
-        atomic_write(self.folder / chunk.name, lambda p: _save_npz(p, aggregate))
+    def save(self, name: str, aggregate):
+        atomic_write(self.folder / name, lambda p: _save_npz(p, aggregate))
+
+    def load_object(self, name: str):
+        """The object pickled under ``name`` (a finished step of a report), or None."""
+        path = self.folder / name
+        return pickle.loads(path.read_bytes()) if path.is_file() else None
+
+    def save_object(self, name: str, obj):
+        atomic_write(self.folder / name, lambda p: p.write_bytes(pickle.dumps(obj)))
 
 
 def _save_npz(path, aggregate):
@@ -112,7 +123,7 @@ def run_chunks(work, chunks, *, client=None, store=None, on_progress=None):
     """``{part: summed aggregate}`` of ``work`` over ``chunks``: saved chunks are
     loaded, the rest run here one by one or as tasks of ``client``, each saved
     when it finishes; sums are added in chunk order."""
-    results = {c: store.load(c) for c in chunks} if store else {c: None for c in chunks}
+    results = {c: store.load(c.name) for c in chunks} if store else {c: None for c in chunks}
     todo = [c for c in chunks if results[c] is None]
     total, done = sum(c.n for c in chunks), sum(c.n for c in chunks if results[c] is not None)
 
@@ -120,7 +131,7 @@ def run_chunks(work, chunks, *, client=None, store=None, on_progress=None):
         nonlocal done
         results[chunk] = aggregate
         if store:
-            store.save(chunk, aggregate)
+            store.save(chunk.name, aggregate)
         done += chunk.n
         if on_progress:
             on_progress(done, total, None)

@@ -21,14 +21,14 @@ Objectives:
 from __future__ import annotations
 
 import math
-import re
+import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
 import polars as pl
 
-from sim.content.edit import copy_content_with
+from sim.content.edit import copy_content_with, set_value
 from sim.content.load import Content
 from sim.content.loadout import Loadout, LoadoutError
 from sim.run.value import item_values, item_variants
@@ -230,12 +230,10 @@ def write_tuned_content(source: Path, target: Path, prices: dict) -> Path:
     """A copy of the content folder ``source`` whose ``items.toml`` carries the
     tuned prices, comments and layout kept (the designer's diff)."""
     text = (source / "items.toml").read_text(encoding="utf-8")
+    family = {item_id: fam for fam, table in tomllib.loads(text).items() if isinstance(table, dict)
+              for item_id in table}
     for item_id, price in prices.items():
-        pattern = re.compile(rf"(^\[[a-z_]+\.{re.escape(item_id)}\]\n(?:(?!^\[).*\n)*?price = )\d+", re.M)
-        text, n = pattern.subn(rf"\g<1>{int(price)}", text, count=1)
-        if n != 1:
-            raise LoadoutError(f"{source / 'items.toml'}: {item_id}.price not found as `price = N`; "
-                               "write the tuned prices by hand")
+        text = set_value(text, f"{family[item_id]}.{item_id}.price", int(price))
     return copy_content_with(source, target, "items.toml", text)
 
 
@@ -261,12 +259,9 @@ def parse_shop_objective(text: str):
 def write_shop_content(source: Path, target: Path, prices: dict) -> Path:
     """A copy of the content folder whose ``stalkeriada.toml`` [shop] has ``prices``."""
     text = (source / "stalkeriada.toml").read_text(encoding="utf-8")
-    head, shop, tail = re.split(r"(?m)^(\[shop\].*\n(?:(?!^\[).*\n)*)", text, maxsplit=1)
     for item, price in prices.items():
-        shop, n = re.subn(rf"(?m)^{item} = \d+", f"{item} = {int(price)}", shop)
-        if n != 1:
-            raise LoadoutError(f"{source / 'stalkeriada.toml'}: shop.{item} not found as `{item} = N`")
-    return copy_content_with(source, target, "stalkeriada.toml", head + shop + tail)
+        text = set_value(text, f"shop.{item}", int(price))
+    return copy_content_with(source, target, "stalkeriada.toml", text)
 
 
 def tune_shop(content: Content, strategy, opponents, *, objective="equal-value", rounds=8, damping=0.5,
