@@ -434,3 +434,38 @@ def test_failing_run_does_not_create_the_out_folder(tmp_path):
     proc = zonesim(*_bad_args(tmp_path, "5 stimulators, deck of 4"), "--out", out, cwd=tmp_path)
     assert proc.returncode == 2
     assert not out.exists()
+
+
+def test_built_in_strategy_names_match_the_strategy_tables():
+    """The names checked before compiling are exactly the built-in strategies of each kind."""
+    import strategies
+    from sim.cli.common import STRATEGY_NAMES
+    from sim.run import skirmish, stalkeriada
+    from sim.run.journey import JOURNEY_STRATEGIES
+
+    assert STRATEGY_NAMES == {"fight": tuple(strategies.BUILT_IN), "journey": tuple(JOURNEY_STRATEGIES),
+                              "skirmish": tuple(skirmish.BUILT_IN), "stalkeriada": tuple(stalkeriada.BUILT_IN)}
+
+
+@pytest.mark.parametrize("args,message", [
+    (("journey", "--strategy", "bogus"), "--strategy: unknown strategy 'bogus'; built in: cautious, greedy"),
+    (("stalkeriada", "--players", "cautious,bogus"), "--players: unknown strategy 'bogus'"),
+    (("stalkeriada-matrix", "--players", "cautious,bogus"), "--players: unknown strategy 'bogus'"),
+    (("skirmish", "--strategy", "strongest"), "--strategy: unknown strategy 'strongest'"),
+    (("encounter", "-m", "snork", "--strategy", "bogus"), "--strategy: unknown strategy 'bogus'"),
+    (("value", "--mode", "stalkeriada", "--opponents", "greedy,nope"), "--opponents: unknown strategy"),
+    (("tune", "--mode", "stalkeriada", "--strategy", "nope"), "--strategy: unknown strategy 'nope'"),
+    (("loadouts", "--budget", "1000", "--journey", "10", "--strategy", "nope"),
+     "--strategy: unknown strategy 'nope'"),
+    (("journey", "--strategy", "nofile.py:X"), "--strategy: strategy file 'nofile.py' not found"),
+])
+def test_unknown_strategies_are_refused_before_any_kernel_loads(args, message):
+    """One line, exit 2, and no kernel module imported (so no compile on a cold cache)."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "sim", *args], capture_output=True, text=True,
+                          timeout=120)
+    lines = proc.stderr.splitlines()
+    imported = [line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")]
+    said = [line for line in lines if not line.startswith("import time:")]
+    assert proc.returncode == 2 and len(said) == 1, proc.stderr[-2000:]
+    assert said[0].startswith(f"zonesim: error: {message}"), said
+    assert "sim.cli" in imported and not [m for m in imported if m.startswith("sim.kernels")]

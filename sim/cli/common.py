@@ -178,6 +178,32 @@ def load_checked(directory: Optional[Path]):
     return game
 
 
+# the built-in strategies of each kind, by name: checked before the modules that hold them
+# compile their kernels on import (tests/test_cli.py keeps them equal to those modules' tables)
+STRATEGY_NAMES = {
+    "fight": ("fighter", "runner", "tactician"),
+    "journey": ("cautious", "greedy"),
+    "skirmish": ("hold", "kite", "rush"),
+    "stalkeriada": ("cautious", "greedy", "jelly", "rush"),
+}
+
+
+def check_strategies(option: str, specs, kind: str, extra=()):
+    """Each of ``specs`` is a built-in ``kind`` strategy (or one of ``extra``) or
+    ``FILE.py:NAME`` with the file present: a bad name is refused in one line
+    before any kernel compiles (the file's contents are checked when it loads)."""
+    names = (*STRATEGY_NAMES[kind], *extra)
+    for spec in specs:
+        if spec in names:
+            continue
+        if ":" not in spec:
+            raise UsageProblem(f"{option}: unknown strategy '{spec}'; built in: {', '.join(names)}; "
+                               "or give FILE.py:NAME")
+        path = Path(spec.rsplit(":", 1)[0])
+        if not path.is_file():
+            raise UsageProblem(f"{option}: strategy file '{path}' not found (from {spec})")
+
+
 # the fastest speeds measured on 2 cores (README "Performance"): a count refused at these would take longer anywhere
 FIGHTS_PER_S = 60_000_000
 JOURNEY_DAYS_PER_S = 9_000_000    # journeys/s x days (278,195 thirty-day campaigns/s)

@@ -9,7 +9,7 @@ import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, JSON, SEED, THREADS, UsageProblem,
                             _fight_assumed, _fmt_p, _group_assumed, _loadout, _scenario_title, _set_threads,
-                            _with_progress, app, check_trials, load_checked, loadout_options)
+                            _with_progress, app, check_strategies, check_trials, load_checked, loadout_options)
 from sim.content.loadout import check_monsters
 
 
@@ -56,6 +56,7 @@ def encounter(
     n = trials if trials is not None else (100_000_000 if target_ci else 1_000_000)
     if not exact:
         check_trials("--trials", n, FIGHTS_PER_S, "fight")
+    check_strategies("--strategy", [strategy], "fight")
     _set_threads(threads)
     import strategies  # compiles the kernels
     from sim.run.fight import exact_fight, simulate_fight

@@ -7,9 +7,9 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, JOURNEY_DAYS_PER_S, JSON, LOADOUT_OPTIONS, RESUME, SCHEDULER, SEED,
-                            THREADS, WORKERS, UsageProblem, _fmt_p, _loadout, _scenario_title, _set_threads,
-                            _with_progress, app, check_trials, chunk_option, load_checked, loadout_options, run_params)
+from sim.cli.common import (CONTENT_OPTION, JOURNEY_DAYS_PER_S, JSON, LOADOUT_OPTIONS, RESUME, SCHEDULER, SEED, THREADS,
+                            WORKERS, UsageProblem, _fmt_p, _loadout, _scenario_title, _set_threads, _with_progress, app,
+                            check_strategies, check_trials, chunk_option, load_checked, loadout_options, run_params)
 
 
 @app.command()
@@ -54,6 +54,7 @@ def journey(
     if days < 1:
         raise UsageProblem(f"--days: {days}; give at least 1 day")
     check_trials("--trials", trials, JOURNEY_DAYS_PER_S / days, "campaign")
+    check_strategies("--strategy", [strategy], "journey")
     _set_threads(threads)
     from sim.run.chunks import checkpoints
     from sim.run.distributed import cluster

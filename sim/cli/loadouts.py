@@ -10,7 +10,8 @@ from typing import List, Optional
 import typer
 
 from sim.cli.common import (CHARACTER, CONTENT_OPTION, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
-                            _fight_assumed, _fmt_p, _group_assumed, _set_threads, _with_progress, app, load_checked)
+                            _fight_assumed, _fmt_p, _group_assumed, _set_threads, _with_progress, app, check_strategies,
+                            load_checked)
 
 
 FAMILIES_DEFAULT = "firearms,modifiers,armour,healing,explosives,escape"
@@ -90,6 +91,10 @@ def loadouts(
         raise UsageProblem("--monster and --mix: give one of them")
     if trials < 1:
         raise UsageProblem(f"--trials: {trials}; give at least 1 trial per loadout")
+    if journey is not None:
+        check_strategies("--strategy", ["greedy" if strategy == "fighter" else strategy], "journey")
+    else:
+        check_strategies("--strategy", [strategy], "fight")
     if top < 1:
         raise UsageProblem(f"--top: {top}; give at least 1 row")
     if max_loadouts < 1:

@@ -9,8 +9,8 @@ from typing import List, Optional
 import typer
 
 from sim.cli.common import (CONTENT_OPTION, JSON, RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, WORKERS,
-                            UsageProblem, _set_threads, _with_progress, app, check_trials, chunk_option, load_checked,
-                            run_params)
+                            UsageProblem, _set_threads, _with_progress, app, check_strategies, check_trials,
+                            chunk_option, load_checked, run_params)
 
 DEFAULT_PARTY = "novice:ak47,vest,stimulator*2"
 
@@ -82,6 +82,7 @@ def skirmish(
     sk = load_skirmish(game)
     members = [parse_member(game, spec) for spec in party]
     field = load_arena(sk, arena, arena_size)
+    check_strategies("--strategy", [strategy], "skirmish")
     from sim.run.skirmish import get_skirmish_strategy, replay_text, simulate_skirmish  # compiles the kernels
 
     strat = get_skirmish_strategy(strategy)

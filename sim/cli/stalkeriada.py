@@ -10,9 +10,9 @@ from typing import Optional
 import numpy as np
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, GAMES_PER_S, JSON, RESUME, SCHEDULER, SEED, THREADS, WORKERS,
-                            UsageProblem, _set_threads, _with_progress, app, check_trials, chunk_option, load_checked,
-                            run_params)
+from sim.cli.common import (CONTENT_OPTION, GAMES_PER_S, JSON, RESUME, SCHEDULER, SEED, THREADS, WORKERS, UsageProblem,
+                            _set_threads, _with_progress, app, check_strategies, check_trials, chunk_option,
+                            load_checked, run_params)
 
 PLAYERS = typer.Option("cautious,greedy,jelly,rush", metavar="NAME,NAME",
                        help="Strategies in seat order (2 to 6): cautious, greedy, jelly, rush, or FILE.py:NAME "
@@ -87,6 +87,7 @@ def stalkeriada(
     from sim.content.stalkeriada import load_stalkeriada
 
     seats = _players(players)
+    check_strategies("--players", seats, "stalkeriada")
     check_trials("--games", games * (len(seats) if rotate_seats else 1), GAMES_PER_S, "game")
     game = load_checked(content)
     sc = load_stalkeriada(game)
@@ -208,6 +209,7 @@ def stalkeriada_matrix(
     from sim.content.stalkeriada import load_stalkeriada
 
     names = list(dict.fromkeys(_players(players)))
+    check_strategies("--players", names, "stalkeriada")
     if not 2 <= set_size <= min(6, len(names)):
         raise UsageProblem(f"--set-size: {set_size}; use 2 to {min(6, len(names))} for {len(names)} strategies")
     check_trials("--games", games, GAMES_PER_S, "game")

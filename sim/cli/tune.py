@@ -8,8 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, RESUME, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
-                            _loadout, _set_threads, _with_progress, app, load_checked, loadout_options, progress)
+from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, RESUME, SCHEDULER, SEED, THREADS, UsageProblem,
+                            WORKERS, _loadout, _set_threads, _with_progress, app, check_strategies, load_checked,
+                            loadout_options, progress)
 from sim.cli.economy import _scenario_loadout, economy_tune
 from sim.content.loadout import check_monsters
 
@@ -105,6 +106,10 @@ def tune(
     if not shop:
         base = _loadout(game, **loadout)
         check_monsters(game, monster)
+    check_strategies("--strategy", [strategy] if strategy else [], mode,
+                     extra=("strongest",) if mode == "fight" else ())
+    if shop:
+        check_strategies("--opponents", [n.strip() for n in opponents.split(",") if n.strip()], mode)
     _set_threads(threads)
     if shop and objective.startswith("target-finish"):
         return _tune_pace(game, [strategy or "cautious", *opponents.split(",")], objective, move, trials, seed,

@@ -9,7 +9,8 @@ import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_PER_S, GROUP, JOURNEY_DAYS_PER_S, JSON,
                             RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
-                            _scenario_title, _set_threads, app, check_trials, load_checked, loadout_options)
+                            _scenario_title, _set_threads, app, check_strategies, check_trials, load_checked,
+                            loadout_options)
 from sim.cli.economy import _scenario_loadout, economy_values
 from sim.content.loadout import check_monsters
 
@@ -104,6 +105,9 @@ def value(
     if mode not in per_s:
         raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
     check_trials("--trials", trials, per_s[mode])
+    check_strategies("--strategy", strategy, mode, extra=("strongest",) if mode == "fight" else ())
+    if mode == "stalkeriada":
+        check_strategies("--opponents", [n.strip() for n in opponents.split(",") if n.strip()], mode)
     _set_threads(threads)
     import polars as pl
 
