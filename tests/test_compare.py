@@ -48,6 +48,14 @@ def test_tougher_bloodsucker_moves_only_its_fights(tougher, tmp_path):
     assert table.height == 28 and table["significant"].sum() >= 1
     assert pl.read_parquet(tmp_path / "o" / "content_diff.parquet")["key"].to_list() == ["bloodsucker.hp"]
     assert (tmp_path / "o" / "charts" / "compare.png").stat().st_size > 10_000
+    kept = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "o" / "checkpoints").glob("*.pickle")}
+    assert set(kept) == {"base-fights.pickle", "new-fights.pickle"}
+    (tmp_path / "o" / "checkpoints" / "new-fights.pickle").unlink()  # killed before NEW's fights were done
+    again = zonesim_json("compare", DEFAULT_DIR, tougher, "--quick", "--only", "fights", "--out", tmp_path / "o",
+                         "--resume")
+    assert again == out
+    after = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "o" / "checkpoints").glob("*.pickle")}
+    assert after["base-fights.pickle"] == kept["base-fights.pickle"] and "new-fights.pickle" in after
 
 
 def test_same_content_twice_gives_exact_zeros(tmp_path):

@@ -76,6 +76,16 @@ def test_every_assumed_number_of_monsters_and_rules_gets_two_effects(tmp_path):
     assert swings == sorted(swings, reverse=True)
     assert (tmp_path / "o" / "charts" / "tornado.png").stat().st_size > 10_000
     assert (tmp_path / "o" / "sensitivity.parquet").is_file()
+    kept = tmp_path / "o" / "checkpoints"
+    swings = {p.name: p.stat().st_mtime_ns for p in kept.glob("swing-*.npz")}
+    assert "base.npz" in {p.name for p in kept.glob("*.npz")} and len(swings) >= len(rows)
+    lost = sorted(swings)[-1]
+    (kept / lost).unlink()  # killed before its last swing was measured
+    again = zonesim_json("sensitivity", "--quick", "--metric", "fight_survival", "--files", "monsters.toml,rules.toml",
+                         "--out", tmp_path / "o", "--resume")
+    assert again == out
+    after = {p.name: p.stat().st_mtime_ns for p in kept.glob("swing-*.npz")}
+    assert set(after) == set(swings) and all(after[n] == t for n, t in swings.items() if n != lost)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -8,7 +8,8 @@ from typing import Optional
 
 import typer
 
-from sim.cli.common import JSON, SCHEDULER, THREADS, WORKERS, UsageProblem, _check_seed, _set_threads, app
+from sim.cli.common import (JSON, RESUME, SCHEDULER, THREADS, WORKERS, UsageProblem, _check_seed, _set_threads, app,
+                            run_params)
 from sim.run.results import json_safe
 
 
@@ -28,7 +29,9 @@ def compare(
                              "journeys, skirmish, stalkeriada, economy (default: all)."),
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write compare.parquet, content_diff.parquet, "
-                                                            "charts/compare.png and manifest.json here."),
+                                                            "charts/compare.png and manifest.json here (and each "
+                                                            "side's finished groups, for --resume)."),
+    resume: bool = RESUME,
     threads: Optional[int] = THREADS,
     scheduler: Optional[str] = SCHEDULER,
     workers: Optional[int] = WORKERS,
@@ -59,6 +62,7 @@ def compare(
     from sim.compare.diff import content_diff, resolve_content
     from sim.compare.metrics import make_plan, measure, paired
     from sim.content import load_content
+    from sim.run.chunks import checkpoints
     from sim.run.distributed import cluster
 
     base_dir, new_dir = resolve_content(base, "BASE"), resolve_content(new, "NEW")
@@ -67,11 +71,14 @@ def compare(
         raise UsageProblem(f"--out: {out} is a file; give a folder")
     groups = tuple(g for g in only.split(",") if g) or None
     plan = make_plan(base_content, quick=quick, seed=seed, **({"groups": groups} if groups else {}))
+    store = checkpoints(out, run_params("compare", new_content, base_hash=base_content.digest, quick=quick,
+                                        seed=plan.seed, groups=list(plan.groups)), resume)
     _set_threads(threads)
     start = time.perf_counter()
     diff = content_diff(base_dir, new_dir)
     with cluster(scheduler, workers) as client:
-        rows = paired(measure(base_content, plan, client), measure(new_content, plan, client))
+        rows = paired(measure(base_content, plan, client, store, "base"), measure(new_content, plan, client, store,
+                                                                                   "new"))
     elapsed = time.perf_counter() - start
     result = {"content_diff": diff, "metrics": [_public(r) for r in rows]}
     if out is not None:

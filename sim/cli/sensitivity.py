@@ -9,7 +9,8 @@ from typing import Optional
 import typer
 
 from sim.cli.compare import _seed_or_none
-from sim.cli.common import CONTENT_OPTION, JSON, THREADS, UsageProblem, _set_threads, app, progress
+from sim.cli.common import (CONTENT_OPTION, JSON, RESUME, THREADS, UsageProblem, _set_threads, app, progress,
+                            run_params)
 
 
 @app.command()
@@ -25,7 +26,9 @@ def sensitivity(
                                        "swing meets the same dice."),
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write sensitivity.parquet, charts/tornado.png and "
-                                                            "manifest.json here."),
+                                                            "manifest.json here (and each measured swing, for "
+                                                            "--resume)."),
+    resume: bool = RESUME,
     threads: Optional[int] = THREADS,
     content: Optional[Path] = CONTENT_OPTION,
 ):
@@ -54,14 +57,19 @@ def sensitivity(
 
     check_metric(metric)
     folder = resolve_content(content, "--content") if content is not None else DEFAULT_DIR
-    plan = make_plan(load_content(folder), quick=quick, seed=seed, groups=("fights",))
+    game = load_content(folder)
+    plan = make_plan(game, quick=quick, seed=seed, groups=("fights",))
     params = assumed_parameters(folder, [f for f in files.split(",") if f] or None)
     if out is not None and out.exists() and not out.is_dir():
         raise UsageProblem(f"--out: {out} is a file; give a folder")
+    from sim.run.chunks import checkpoints
+
+    store = checkpoints(out, run_params("sensitivity", game, metric=metric, files=files, quick=quick, seed=plan.seed),
+                        resume)
     _set_threads(threads)
     start = time.perf_counter()
     with progress(f"sensitivity of {metric}") as update:
-        base, rows = run(folder, plan, metric, params, on_progress=update)
+        base, rows = run(folder, plan, metric, params, on_progress=update, store=store)
     elapsed = time.perf_counter() - start
     result = {"metric": metric, "base_value": base.value, "seed": plan.seed, "parameters": rows}
     if out is not None:

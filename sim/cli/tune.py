@@ -98,6 +98,8 @@ def tune(
         raise UsageProblem("--quick, --items and --resume: for whole-game prices; drop the scenario options "
                            "(--monster, the loadout, --strategy, --mode, --objective) or these")
     mode, rounds, damping = mode or "fight", rounds or 12, damping or 0.5
+    if mode not in ("fight", "skirmish", "stalkeriada"):
+        raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish or stalkeriada")
     shop = mode == "stalkeriada"
     if trials < 2:
         raise UsageProblem(f"--trials: {trials}; give at least 2")

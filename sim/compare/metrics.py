@@ -178,12 +178,19 @@ def measure_group(part, plan: Plan) -> list[Measured]:
     return MEASURES[group](content, plan)
 
 
-def measure(content: Content, plan: Plan, client=None) -> list[Measured]:
-    """Every headline number of ``plan.groups`` on ``content`` (on the cluster when ``client`` is given)."""
+def measure(content: Content, plan: Plan, client=None, store=None, side="content") -> list[Measured]:
+    """Every headline number of ``plan.groups`` on ``content`` (on the cluster when ``client`` is given).
+    With a checkpoint ``store`` (``sim.run.chunks.Checkpoints``) each group's numbers are kept under
+    ``side`` when they are done, and a resumed run reads them back instead of measuring them again."""
     from sim.run.distributed import map_batches
 
-    parts = map_batches(client, measure_group, [(content, g) for g in plan.groups], plan)
-    return [m for part in parts for m in part]
+    kept = {g: store.load_object(f"{side}-{g}.pickle") for g in plan.groups} if store is not None else {}
+    todo = [g for g in plan.groups if kept.get(g) is None]
+    for group, part in zip(todo, map_batches(client, measure_group, [(content, g) for g in todo], plan)):
+        kept[group] = part
+        if store is not None:
+            store.save_object(f"{side}-{group}.pickle", part)
+    return [m for g in plan.groups for m in kept[g]]
 
 
 def paired_interval(base: Measured, new: Measured) -> tuple[float, float, float]:

@@ -148,10 +148,22 @@ def _effect(base: Measured, other: Measured | None):
     return diff, [lo, hi]
 
 
-def sensitivity(folder: Path, plan: Plan, metric: str, params, on_progress=None):
+def _kept(store, name, metric, measure):
+    """``measure()``, or its batches kept under ``name`` in the checkpoint ``store`` (saved when done)."""
+    saved = store.load(name) if store is not None else None
+    if saved is not None:
+        return Measured(metric, "p", float(saved["batches"].mean()), saved["batches"])
+    measured = measure()
+    if store is not None:
+        store.save(name, {"batches": measured.batches})
+    return measured
+
+
+def sensitivity(folder: Path, plan: Plan, metric: str, params, on_progress=None, store=None):
     """``(base, rows)``: the metric on the content and one row per parameter
-    (README "JSON contracts"), sorted by the size of the swing, largest first."""
-    base = metric_batches(load_content(folder), plan, metric)
+    (README "JSON contracts"), sorted by the size of the swing, largest first.
+    With a checkpoint ``store`` each measured swing is kept, and a resumed run reads it back."""
+    base = _kept(store, "base.npz", metric, lambda: metric_batches(load_content(folder), plan, metric))
     rows = []
     with tempfile.TemporaryDirectory(prefix="zonesim-sensitivity-") as tmp:
         for k, p in enumerate(params):
@@ -166,7 +178,8 @@ def sensitivity(folder: Path, plan: Plan, metric: str, params, on_progress=None)
                     effects[side] = (None, [None, None])
                     effects.setdefault("refused", str(exc))
                     continue
-                effects[side] = _effect(base, metric_batches(content, plan, metric))
+                effects[side] = _effect(base, _kept(store, f"swing-{k:03d}-{side}.npz", metric,
+                                                    lambda: metric_batches(content, plan, metric)))
             rows.append({"file": p.file, "key": p.key, "base": p.base, "low": p.low, "high": p.high,
                          "effect_low": effects["low"][0], "effect_high": effects["high"][0],
                          "effect_low_ci95": effects["low"][1], "effect_high_ci95": effects["high"][1],
