@@ -204,6 +204,25 @@ def check_strategies(option: str, specs, kind: str, extra=()):
             raise UsageProblem(f"{option}: strategy file '{path}' not found (from {spec})")
 
 
+def name_list(text: str) -> list:
+    """Comma-separated names (``"a, b,,c"``), blanks dropped."""
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def check_valued_strategies(strategies, mode: str, opponents: str) -> list:
+    """The strategy options of ``value`` and ``tune`` checked before any kernel
+    compiles: ``--strategy`` names (fights also take ``strongest``) and, for
+    Stalkeriada, 1 to 5 ``--opponents`` (2 to 6 seats); the opponents' names."""
+    check_strategies("--strategy", strategies, mode, extra=("strongest",) if mode == "fight" else ())
+    if mode != "stalkeriada":
+        return []
+    rivals = name_list(opponents)
+    if not 1 <= len(rivals) <= 5:
+        raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
+    check_strategies("--opponents", rivals, mode)
+    return rivals
+
+
 # the fastest speeds measured on 2 cores (README "Performance"): a count refused at these would take longer anywhere
 FIGHTS_PER_S = 60_000_000
 JOURNEY_DAYS_PER_S = 9_000_000    # journeys/s x days (278,195 thirty-day campaigns/s)

@@ -6,7 +6,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from sim.cli.common import UsageProblem, progress
+from sim.cli.common import UsageProblem, name_list, progress
 from sim.economy.value import describe_kit
 
 
@@ -17,7 +17,7 @@ def _scenario_loadout(loadout: dict) -> bool:
 
 def _item_list(game, items: str):
     """``--items A,B`` as a set of known card ids (None: every card)."""
-    wanted = {i.strip() for i in items.split(",") if i.strip()}
+    wanted = set(name_list(items))
     unknown = sorted(wanted - set(game.items))
     if unknown:
         raise UsageProblem(f"--items: unknown card '{unknown[0]}'; use ids of items.toml, e.g. glonass,jetpack")
@@ -73,16 +73,18 @@ def _print_economy(result):
         console.print(f"  {tier.budget:,} G: {tier.strategy} buys {describe_kit(tier.base_kit)} "
                       f"({tier.base_rate:.2f} days to spare)", highlight=False)
     table = Table()
-    for col in ("item", "price G", "value G", "95% interval", "effect (days)", "95% interval", "verdict"):
+    for col in ("item", "price G", "value G", "95% interval", "upgrade G", "effect (days)", "95% interval", "verdict"):
         table.add_column(col, justify="left" if col in ("item", "verdict") else "right")
     for r in sorted(result.items, key=lambda r: -r["value_g"]):
         low, high = r["value_g_ci95"]
         table.add_row(r["item"], f"{r['price']:,}", _g(r["value_g"]), f"[{_g(low)}, {_g(high)}]",
+                      "" if r["upgrade_g"] is None else _g(r["upgrade_g"]),
                       f"{r['effect']:+.3f}", f"[{r['effect_ci95'][0]:+.3f}, {r['effect_ci95'][1]:+.3f}]",
                       r["verdict"])
     console.print(table)
-    console.print(f"value: the extra G a stalker who cannot have the card needs to do as well as one handed it "
-                  f"free (mean over the tiers) · {result.runs:,} kernel runs · {result.elapsed_s:.0f} s",
+    console.print(f"value: the extra G a stalker who can have neither the card nor another of its kind needs to "
+                  f"do as well as one handed it free; upgrade: the same against one who may buy the kind's other "
+                  f"cards (means over the tiers) · {result.runs:,} kernel runs · {result.elapsed_s:.0f} s",
                   highlight=False)
 
 
@@ -95,10 +97,11 @@ def economy_tune(game, *, quick, seed, rounds, damping, as_json, out, resume, it
     from sim.economy.tune import tune_economy
 
     ctx, wanted = _context(game, quick, seed), _item_list(game, items)
+    coarse = None if quick else _context(game, True, seed)
     store = _store("tune", game, out, resume, ctx, items=sorted(wanted or []), rounds=rounds, damping=damping)
     with progress("tuning prices") as advance:
-        result = tune_economy(game, ctx, rounds=rounds, damping=damping, items=wanted, on_progress=advance,
-                              client=client, store=store)
+        result = tune_economy(game, ctx, rounds=rounds, damping=damping, items=wanted, coarse=coarse,
+                              on_progress=advance, client=client, store=store)
     summary = result.to_json()
     if out is not None:
         from sim.report.charts import tune_chart

@@ -12,7 +12,7 @@ import typer
 
 from sim.cli.common import (CONTENT_OPTION, GAMES_PER_S, JSON, RESUME, SCHEDULER, SEED, THREADS, WORKERS, UsageProblem,
                             _set_threads, _with_progress, app, check_strategies, check_trials, chunk_option,
-                            load_checked, run_params)
+                            load_checked, name_list, run_params)
 
 PLAYERS = typer.Option("cautious,greedy,jelly,rush", metavar="NAME,NAME",
                        help="Strategies in seat order (2 to 6): cautious, greedy, jelly, rush, or FILE.py:NAME "
@@ -32,7 +32,7 @@ def _store(out, resume, command, game, strategies, **options):
 
 
 def _players(text):
-    names = [p.strip() for p in text.split(",") if p.strip()]
+    names = name_list(text)
     if not 2 <= len(names) <= 6:
         raise UsageProblem(f"--players: {len(names)} given ('{text}'); Stalkeriada seats 2 to 6 players")
     return names

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, RESUME, SCHEDULER, SEED, THREADS, UsageProblem,
-                            WORKERS, _loadout, _set_threads, _with_progress, app, check_strategies, load_checked,
+                            WORKERS, _loadout, _set_threads, _with_progress, app, check_valued_strategies, load_checked,
                             loadout_options, progress)
 from sim.cli.economy import _scenario_loadout, economy_tune
 from sim.content.loadout import check_monsters
@@ -38,7 +38,7 @@ def tune(
                                                                                "table in --mode stalkeriada."),
     strategy: Optional[str] = typer.Option(None, help="The strategy values are measured under (fight: fighter; "
                                                       "skirmish: hold)."),
-    rounds: Optional[int] = typer.Option(None, help="At most this many measure-and-move rounds (default: 6 for "
+    rounds: Optional[int] = typer.Option(None, help="At most this many measure-and-move rounds (default: 20 for "
                                                     "whole-game prices, 12 in a scenario)."),
     damping: Optional[float] = typer.Option(None, help="Each round moves a price this fraction of the way to its "
                                                        "fair price (default 0.5)."),
@@ -61,8 +61,9 @@ def tune(
     """Tune item prices: measure values, move prices toward fair prices, repeat.
 
     With no scenario options: every card's price moves toward its whole-game
-    value in G over the content's economy.toml (equal value per G), rounded
-    to its price step, until every price lies in its value interval.
+    stand-alone value in G over the content's economy.toml (equal value per
+    G), rounded to its price step, until every price lies in its value
+    interval: first on the quick trial counts, then on the full ones.
 
     With a scenario (--monster, a loadout, --strategy or --mode): each round values every item against the buyer's loadout on common dice,
     converts value to G at the market's exchange rate (a least-squares fit
@@ -92,7 +93,7 @@ def tune(
         from sim.run.distributed import cluster
 
         with cluster(scheduler, workers) as client:
-            return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 6, damping=damping or 0.5,
+            return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 20, damping=damping or 0.5,
                                 as_json=as_json, out=out, resume=resume, items=items, client=client)
     if quick or items or resume:
         raise UsageProblem("--quick, --items and --resume: for whole-game prices; drop the scenario options "
@@ -108,13 +109,10 @@ def tune(
     if not shop:
         base = _loadout(game, **loadout)
         check_monsters(game, monster)
-    check_strategies("--strategy", [strategy] if strategy else [], mode,
-                     extra=("strongest",) if mode == "fight" else ())
-    if shop:
-        check_strategies("--opponents", [n.strip() for n in opponents.split(",") if n.strip()], mode)
+    rival_names = check_valued_strategies([strategy] if strategy else [], mode, opponents)
     _set_threads(threads)
     if shop and objective.startswith("target-finish"):
-        return _tune_pace(game, [strategy or "cautious", *opponents.split(",")], objective, move, trials, seed,
+        return _tune_pace(game, [strategy or "cautious", *rival_names], objective, move, trials, seed,
                           as_json, out)
     from sim.run.distributed import cluster  # these compile the kernels
     from sim.run.measures import value_measures
@@ -126,9 +124,7 @@ def tune(
 
         name = strategy or "cautious"
         player = get_stalkeriada_strategy(name)
-        rivals = [get_stalkeriada_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
-        if not 1 <= len(rivals) <= 5:
-            raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
+        rivals = [get_stalkeriada_strategy(n) for n in rival_names]
         with cluster(scheduler, workers) as client:
             result = _with_progress(lambda cb: tune_shop(game, player, rivals, objective=objective, rounds=rounds,
                                                          damping=damping, games=trials, seed=seed,

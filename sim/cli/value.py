@@ -9,8 +9,8 @@ import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_PER_S, GROUP, JOURNEY_DAYS_PER_S, JSON,
                             RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
-                            _scenario_title, _set_threads, app, check_strategies, check_trials, load_checked,
-                            loadout_options)
+                            _scenario_title, _set_threads, app, check_trials, check_valued_strategies, load_checked,
+                            loadout_options, name_list)
 from sim.cli.economy import _scenario_loadout, economy_values
 from sim.content.loadout import check_monsters
 
@@ -105,9 +105,7 @@ def value(
     if mode not in per_s:
         raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
     check_trials("--trials", trials, per_s[mode])
-    check_strategies("--strategy", strategy, mode, extra=("strongest",) if mode == "fight" else ())
-    if mode == "stalkeriada":
-        check_strategies("--opponents", [n.strip() for n in opponents.split(",") if n.strip()], mode)
+    check_valued_strategies(strategy, mode, opponents)
     _set_threads(threads)
     import polars as pl
 
@@ -174,9 +172,7 @@ def _mode_values(game, mode, base, strategy, monster, opponents, *, days, trials
         from sim.run.stalkeriada import get_stalkeriada_strategy
         from sim.run.value import stalkeriada_values
 
-        rivals = [get_stalkeriada_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
-        if not 1 <= len(rivals) <= 5:
-            raise UsageProblem(f"--opponents: {len(rivals)} given; Stalkeriada seats 2 to 6 players")
+        rivals = [get_stalkeriada_strategy(n) for n in name_list(opponents)]
         return {s.name: stalkeriada_values(game, s, rivals, games=trials, seed=seed, client=client)
                 for s in map(get_stalkeriada_strategy, strategy or ["cautious"])}, {}
     measures = value_measures(game, mode, strategy, monster, base, trials, seed)

@@ -163,7 +163,7 @@ def economy_metrics(content: Content, plan: Plan) -> list[Measured]:
     """Every card's whole-game value in G (``sim.economy.value``), with its bootstrap replicas."""
     from sim.economy.value import item_economy
 
-    result = item_economy(content, plan.ctx)
+    result = item_economy(content, plan.ctx, upgrades=False)
     return [Measured(f"item_value_g.{row['item']}", "G", float(row["value_g"]),
                      replicas=result.value_replicas[row["item"]]) for row in result.items]
 
@@ -182,11 +182,11 @@ def measure(content: Content, plan: Plan, client=None, store=None, side="content
     """Every headline number of ``plan.groups`` on ``content`` (on the cluster when ``client`` is given).
     With a checkpoint ``store`` (``sim.run.chunks.Checkpoints``) each group's numbers are kept under
     ``side`` when they are done, and a resumed run reads them back instead of measuring them again."""
-    from sim.run.distributed import map_batches
+    from sim.run.distributed import iter_batches
 
     kept = {g: store.load_object(f"{side}-{g}.pickle") for g in plan.groups} if store is not None else {}
     todo = [g for g in plan.groups if kept.get(g) is None]
-    for group, part in zip(todo, map_batches(client, measure_group, [(content, g) for g in todo], plan)):
+    for group, part in zip(todo, iter_batches(client, measure_group, [(content, g) for g in todo], plan)):
         kept[group] = part
         if store is not None:
             store.save_object(f"{side}-{group}.pickle", part)

@@ -12,10 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
 from sim.content import Content
@@ -23,18 +21,6 @@ from sim.content.loadout import Loadout
 
 SELECTION_FIRST = 1 << 40
 SELECTION_BATCHES = 5
-SMALL_RUN = 4096  # trials below which one thread beats waking the pool
-
-
-@contextmanager
-def _threads_for(trials):
-    """One numba thread for a small run, the pool otherwise (the numbers are the same)."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(1 if trials < SMALL_RUN else before)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
 
 
 @dataclass(frozen=True)
@@ -132,16 +118,11 @@ class JourneyOutcome:
         return self.cache[key]
 
     def _runs(self, loadout, first, size, n_batches):
-        """The ``JourneyResult`` of each batch of ``size`` trials from ``first``."""
+        """The ``JourneyResult`` of each batch of ``size`` trials from ``first`` (one
+        chunk each, here or as tasks of the Dask client; the kit's inputs built once)."""
         from sim.run.chunks import Chunk, run_chunks
-        from sim.run.journey import JourneyWork, journey_result, simulate_journey  # compiles the kernels
+        from sim.run.journey import JourneyWork, journey_result  # compiles the kernels
 
-        if self.client is None:
-            for b in range(n_batches):
-                with _threads_for(size):
-                    yield simulate_journey(self.content, loadout, self.strategy, days=self.days, trials=size,
-                                           seed=self.seed, trial_start=first + b * size)
-            return
         work = JourneyWork(self.content, loadout, self.strategy, self.days, self.seed)
         totals = run_chunks(work, [Chunk(b, first + b * size, size) for b in range(n_batches)], client=self.client)
         for b in range(n_batches):

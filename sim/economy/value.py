@@ -3,10 +3,10 @@
 For a budget tier B and the strongest strategy of the family at B (picked on
 the selection trials):
 
-- without the item: the buyer who cannot have it shops B; the kits he would
-  buy with more money trace the outcome-against-budget curve f(b), b >= B
-  (linear between the kits he buys, never falling: more money can always buy
-  the smaller kit);
+- without the item: the buyer who cannot have it, nor any card of its kind
+  (below), shops B; the kits he would buy with more money trace the
+  outcome-against-budget curve f(b), b >= B (linear between the kits he buys,
+  never falling: more money can always buy the smaller kit);
 - with the item: he is handed it for free on top of his kit at B (it takes its
   slot; the card there goes back) and re-shops what that frees;
 - the value in G is the extra budget m with f(B + m) equal to the outcome with
@@ -16,6 +16,17 @@ the selection trials):
   dearest kit, the part some purchase supports. A stalker who does not
   want the gift leaves it at home, so the value is never below 0 (free
   disposal). It never reads the item's own price.
+
+The kind of a card that takes a slot (a firearm, armour of one slot, an
+escape, Zone-movement, location-movement or avoidance card, one active at a
+time) is that slot's cards, of a one-shot teleport both teleports, and of any
+other card its identical copies. So this
+stand-alone value does not rest on the prices of its substitutes: the
+stalker without a GLONASS cannot buy a zone map in its place, else the
+GLONASS would be worth about the zone map's price and tuning would chase
+the family's prices round each other. The upgrade value of a slot card
+(``upgrade_g``) is measured as the value but against the buyer who may buy
+everything but its copies: what it adds over the slot's card he would own.
 
 Outcomes come in paired batches of the valuation trials; the value's 95%
 interval is the bootstrap over batches (the same resampled batches for every
@@ -42,6 +53,7 @@ from sim.economy.measure import JourneyOutcome, KitStore
 from sim.economy.shop import Buyer, gifts
 from sim.run.results import json_safe
 
+SLOT_FAMILIES = ("firearms", "armour", "escape", "movement", "location", "avoidance", "one_shot")
 TIE = 1e-12  # relative: batch sums that differ by less are equal (float rounding)
 VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "location",
                    "avoidance", "one_shot")
@@ -154,6 +166,19 @@ def clones(content: Content, item_id: str) -> frozenset:
                      and {k: v for k, v in e.fields.items() if k not in ("name", "price")} == same)
 
 
+def kind(content: Content, item_id: str) -> frozenset:
+    """The cards that do ``item_id``'s job: every firearm (Z-20), the armour of
+    its slot (Z-24), its escape, Zone-movement, location-movement or avoidance
+    family (one active each, Z-25, Z-29, Z-30, Z-32), the one-shot teleports
+    (Z-27, Z-28: a second one is not needed for the same trip); for any other
+    card, its clones."""
+    item = content.items[item_id]
+    if item.family not in SLOT_FAMILIES:
+        return clones(content, item_id)
+    return frozenset(e.id for e in content.family(item.family)
+                     if item.family != "armour" or e["slot"] == item["slot"])
+
+
 def describe_kit(loadout: Loadout) -> str:
     """A kit in one line: its cards, or "nothing"."""
     cards = loadout.cards()
@@ -184,13 +209,35 @@ class _Tier:
 
     def __post_init__(self):
         self.on_path = set().union(*(k.cards() for k in self.base_curve.kits))  # the cards the base curve buys
+        self.curves = {}
 
-    def value(self, item_id):
-        """One item at this tier: its row and its bootstrap replicas (module doc)."""
+    def curve_without(self, banned):
+        """The curve of the buyer who cannot have the ``banned`` cards (the base curve if it buys none)."""
+        if not self.on_path & banned:
+            return self.base_curve
+        if banned not in self.curves:
+            start = Loadout(character=self.base_curve.kits[0].character)
+            self.curves[banned] = _curve(self.buyer_for(banned=banned), start, self.budget, self.top, self.valuation)
+        return self.curves[banned]
+
+    def value(self, item_id, upgrade=True):
+        """One item at this tier: its row and its bootstrap replicas (module doc): the
+        stand-alone value against the stalker who can have no card of its ``kind``
+        and, for a card that takes a slot and if ``upgrade``, the upgrade value
+        against the one who can have all but its clones."""
+        own_kind, own_clones = kind(self.content, item_id), clones(self.content, item_id)
+        row, reps = self._against(item_id, own_kind)
+        if upgrade and own_kind != own_clones:
+            up, _ = self._against(item_id, own_clones)
+            row.update(upgrade_g=up["value_g"], upgrade_g_ci95=up["value_g_ci95"])
+        else:
+            row.update(upgrade_g=None, upgrade_g_ci95=None)
+        return row, reps
+
+    def _against(self, item_id, banned):
+        """``item_id`` valued against the buyer who cannot have the ``banned`` cards."""
         content, budget = self.content, self.budget
-        banned = clones(content, item_id)
-        curve = (_curve(self.buyer_for(banned=banned), Loadout(character=self.base_curve.kits[0].character), budget,
-                        self.top, self.valuation) if self.on_path & banned else self.base_curve)
+        curve = self.curve_without(banned)
         without = curve.kits[0]
         holder = self.buyer_for(held=item_id, banned=banned)
         ways = [(g, holder.grow(g, budget)) for g in gifts(content, without, item_id) if holder.kit_cost(g) <= budget]
@@ -223,9 +270,10 @@ def _taken_out(gifted, item_id, without):
     return without
 
 
-def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progress=None, client=None,
-                 store=None) -> EconomyResult:
-    """Every item's value in G over the declared context (module doc);
+def item_economy(content: Content, ctx: EconomyContext, *, items=None, upgrades=True, on_progress=None,
+                 client=None, store=None) -> EconomyResult:
+    """Every item's value in G over the declared context (module doc), with the
+    upgrade values of the cards that take a slot if ``upgrades``;
     ``on_progress(done, total, label)`` after each item and tier; campaigns on the Dask ``client`` if given;
     each kit's outcome kept in (and on a resume read from) the checkpoint ``store`` if given."""
     start_time = time.perf_counter()
@@ -256,7 +304,7 @@ def item_economy(content: Content, ctx: EconomyContext, *, items=None, on_progre
                      base_curve, valuation(start).rates(), resample)
         rows = []
         for item_id in valued:
-            row, reps = tier.value(item_id)
+            row, reps = tier.value(item_id, upgrades)
             rows.append(row)
             replicas.setdefault(item_id, []).append(reps)
             done += 1
@@ -276,6 +324,7 @@ def _overall(content, item_id, rows, replicas, budgets):
     """The mean over tiers of one item's values, with the bootstrap of the mean."""
     item = content.items[item_id]
     value = float(np.mean([r["value_g"] for r in rows]))
+    upgrade = None if rows[0]["upgrade_g"] is None else float(np.mean([r["upgrade_g"] for r in rows]))
     low, high = (float(v) for v in np.percentile(np.mean([r for r, _ in replicas], axis=0), [2.5, 97.5]))
     diffs = np.mean([d for _, d in replicas], axis=0)
     effect, e_low, e_high = paired_batch_interval(diffs, np.zeros_like(diffs))
@@ -283,7 +332,8 @@ def _overall(content, item_id, rows, replicas, budgets):
     return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
             "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
             "verdict": verdict(no_use, low, high, item["price"]), "censored": any(r["censored"] for r in rows),
-            "value_g_supported": float(np.mean([r["value_g_supported"] for r in rows])),
+            "value_g_supported": float(np.mean([r["value_g_supported"] for r in rows])), "upgrade_g": upgrade,
             "tiers": [{"budget": b, **{k: r[k] for k in ("value_g", "value_g_ci95", "effect", "effect_ci95", "verdict",
-                                                         "censored", "value_g_supported", "kit")}}
+                                                         "censored", "value_g_supported", "upgrade_g",
+                                                         "upgrade_g_ci95", "kit")}}
                       for r, b in zip(rows, budgets)]}

@@ -638,6 +638,7 @@ def _start(view, template, js, plan, setup, deck0):
 # --- the float sums
 S_MONEY, S_MONEY_SQ, S_KILLS, S_MISSIONS, S_SPENT, S_DEATHS, S_DEATHS_SQ = range(7)
 N_SUMS = 7
+BLOCK = 50  # campaigns per parallel block, so that even the economy's batches of 60 to 1,000 use every core
 
 _TABLES = types.Tuple((types.int64[:, ::1],) * 10)
 _VECTORS = types.UniTuple(types.int64[::1], 2)
@@ -658,7 +659,7 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     deaths (``DEATH_CAP`` and more in the last bin) and final level, items used,
     per-hex traffic and deaths, purchases per item; and to ``sums`` (``S_*``).
     Integer sums (money as exact floats): the same for any thread count or chunking."""
-    n_blocks = (n_trials + F.BLOCK - 1) // F.BLOCK
+    n_blocks = (n_trials + BLOCK - 1) // BLOCK
     tally_b = np.zeros((n_blocks, tally.size), np.int64)
     sums_b = np.zeros((n_blocks, sums.size), np.float64)
     seed_mixed = mix(np.uint64(seed))
@@ -669,8 +670,8 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
         js = np.zeros(state_size(deck0.size, n_items, days), np.int64)
         rng = np.zeros(F.RNG_SIZE, np.uint64)
         t, s = tally_b[b], sums_b[b]
-        first = trial_start + b * F.BLOCK
-        for trial in range(first, min(trial_start + n_trials, first + F.BLOCK)):
+        first = trial_start + b * BLOCK
+        for trial in range(first, min(trial_start + n_trials, first + BLOCK)):
             _start(view, template, js, plan, setup, deck0)
             base = trial_base(seed_mixed, trial)
             for stream in range(N_JOURNEY_STREAMS):

@@ -147,11 +147,15 @@ def economy_step(content, study, out):
     s.text(f"**Context:** {context}.")
     s.text("A card's value in G is the extra budget a stalker who cannot have the card needs, re-shopping the best "
            "kit he can, to finish his campaigns as fast as a stalker handed the card for free (compensating "
-           "variation, on the same campaign dice). It never reads the card's price, so a card is fairly priced when "
-           "its price lies inside its value interval; `zonesim tune` moves prices toward equal value per G. Verdicts: *no use here* "
-           "(the card changes nothing on these campaigns), *over-priced* / *under-priced* (the whole 95% interval "
-           "lies below / above the price), else *fair*. The value is the mean over the budget tiers; the effect is "
-           "the change in days to spare (more is faster).")
+           "variation, on the same campaign dice). For a card that takes a slot (a firearm, armour, an escape, "
+           "movement or avoidance card) or a one-shot teleport he cannot have another card of that kind either: "
+           "this stand-alone value does not rest on the prices of its substitutes. Its *upgrade* value "
+           "(`upgrade_g`) is measured against the stalker who may buy the kind's other cards: what it adds over "
+           "the one he would own. A value never reads the card's price, so a card is fairly priced when its price "
+           "lies inside its value interval; `zonesim tune` moves prices toward equal value per G. Verdicts: "
+           "*no use here* (the card changes nothing on these campaigns), *over-priced* / *under-priced* (the whole "
+           "95% interval lies below / above the price), else *fair*. The value is the mean over the budget tiers; "
+           "the effect is the change in days to spare (more is faster).")
     verdicts = table["verdict"].value_counts().sort("verdict")
     s.text("Verdicts: " + ", ".join(f"{v} {n}" for v, n in verdicts.iter_rows()) + ".")
     idle = table.filter((pl.col("family") == "firearms") & (pl.col("verdict") == "no use here"))["item"].to_list()
@@ -162,7 +166,7 @@ def economy_step(content, study, out):
                "shows in the fight and skirmish sections below.")
     s.image("charts/economy.png", context + " · assumed [A]: the event tables, monster groups and orders "
             "(journey.toml), the bestiary (monsters.toml), item numbers and prices (items.toml)")
-    cols = ["item", "family", "price", "value_g", "value_low", "value_high", "effect", "verdict"]
+    cols = ["item", "family", "price", "value_g", "value_low", "value_high", "upgrade_g", "effect", "verdict"]
     flat = table.with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
                               pl.col("value_g_ci95").list.get(1).alias("value_high"))
     s.table(flat.select(cols).sort("value_g", descending=True), f"Every card, mean over the tiers · {context}")
@@ -458,7 +462,7 @@ def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=
 
 # --- writing -------------------------------------------------------------------------------
 
-G_COLUMNS = ("price", "fair", "value_g", "value_low", "value_high", "cost")
+G_COLUMNS = ("price", "fair", "value_g", "value_low", "value_high", "upgrade_g", "cost")
 
 
 def _fmt(v, column=""):

@@ -58,7 +58,14 @@ def batches(items, size):
 
 def map_batches(client, fn, parts, *args):
     """``[fn(part, *args) for part in parts]``, on the cluster when ``client`` is given."""
+    return list(iter_batches(client, fn, parts, *args))
+
+
+def iter_batches(client, fn, parts, *args):
+    """``fn(part, *args)`` for each of ``parts`` in order, each yielded as soon as
+    it and those before it are done (all submitted at once to the ``client``)."""
     if client is None:
-        return [fn(part, *args) for part in parts]
-    futures = client.map(fn, parts, *[[a] * len(parts) for a in args], pure=False)
-    return client.gather(futures)
+        yield from (fn(part, *args) for part in parts)
+        return
+    for future in client.map(fn, parts, *[[a] * len(parts) for a in args], pure=False):
+        yield future.result()
