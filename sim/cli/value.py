@@ -10,7 +10,7 @@ import typer
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_PER_S, GROUP, JOURNEY_DAYS_PER_S, JSON,
                             RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
                             _scenario_title, _set_threads, app, check_trials, check_valued_strategies, load_checked,
-                            loadout_options, name_list)
+                            loadout_options)
 from sim.cli.economy import _scenario_loadout, economy_values
 from sim.content.loadout import check_monsters
 
@@ -105,14 +105,14 @@ def value(
     if mode not in per_s:
         raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
     check_trials("--trials", trials, per_s[mode])
-    check_valued_strategies(strategy, mode, opponents)
+    rival_names = check_valued_strategies(strategy, mode, opponents)
     _set_threads(threads)
     import polars as pl
 
     from sim.run.distributed import cluster  # these compile the kernels
 
     with cluster(scheduler, workers) as client:
-        results, measures = _mode_values(game, mode, base, strategy, monster, opponents, days=days, trials=trials,
+        results, measures = _mode_values(game, mode, base, strategy, monster, rival_names, days=days, trials=trials,
                                          seed=seed, target_ci=target_ci, client=client)
     table = pl.concat([r.table.with_columns(pl.lit(name).alias("strategy")) for name, r in results.items()])
     pairs = None
@@ -156,7 +156,7 @@ def value(
                           f"({kind}; {r['synergy']:+.4f} in probability)", highlight=False)
 
 
-def _mode_values(game, mode, base, strategy, monster, opponents, *, days, trials, seed, target_ci, client):
+def _mode_values(game, mode, base, strategy, monster, rival_names, *, days, trials, seed, target_ci, client):
     """``({strategy: ValueResult}, {strategy: measure})`` of ``zonesim value`` in ``mode``
     (the measures of fight and skirmish modes, for --synergy), on the Dask ``client`` if given."""
     from sim.run.measures import value_measures
@@ -172,7 +172,7 @@ def _mode_values(game, mode, base, strategy, monster, opponents, *, days, trials
         from sim.run.stalkeriada import get_stalkeriada_strategy
         from sim.run.value import stalkeriada_values
 
-        rivals = [get_stalkeriada_strategy(n) for n in name_list(opponents)]
+        rivals = [get_stalkeriada_strategy(n) for n in rival_names]
         return {s.name: stalkeriada_values(game, s, rivals, games=trials, seed=seed, client=client)
                 for s in map(get_stalkeriada_strategy, strategy or ["cautious"])}, {}
     measures = value_measures(game, mode, strategy, monster, base, trials, seed)

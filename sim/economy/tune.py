@@ -118,12 +118,13 @@ def tune_economy(content: Content, ctx: EconomyContext, *, rounds=20, damping=0.
     the Dask ``client`` if given; every round's kit outcomes in the checkpoint ``store``."""
     started = time.perf_counter()
     stages = [c for c in (coarse, ctx) if c is not None]
-    valuations = [0]
+    valuations = 0
 
     def valued(prices, stage, k):
+        nonlocal valuations
         label = f"round {k}" + (" (quick trials)" if stages[stage] is not ctx else "")
-        progress = _valuation_progress(on_progress, valuations[0], rounds + len(stages), label)
-        valuations[0] += 1
+        progress = _valuation_progress(on_progress, valuations, rounds + len(stages), label)
+        valuations += 1
         return item_economy(with_prices(content, prices), stages[stage], items=items, upgrades=False,
                             on_progress=progress, client=client, store=store)
 

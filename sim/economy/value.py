@@ -20,11 +20,10 @@ the selection trials):
 The kind of a card that takes a slot (a firearm, armour of one slot, an
 escape, Zone-movement, location-movement or avoidance card, one active at a
 time) is that slot's cards, of a one-shot teleport both teleports, and of any
-other card its identical copies. So this
-stand-alone value does not rest on the prices of its substitutes: the
-stalker without a GLONASS cannot buy a zone map in its place, else the
-GLONASS would be worth about the zone map's price and tuning would chase
-the family's prices round each other. The upgrade value of a slot card
+other card its identical copies. So this stand-alone value does not rest on
+the prices of its substitutes: the stalker without a GLONASS cannot buy a
+zone map in its place, else the GLONASS would be worth about the zone map's
+price and tuning would chase the family's prices round each other. The upgrade value of a slot card
 (``upgrade_g``) is measured as the value but against the buyer who may buy
 everything but its copies: what it adds over the slot's card he would own.
 
