@@ -22,7 +22,9 @@ def quick(tmp_path_factory):
 
 def test_report_has_every_section_and_its_figures(quick):
     md = (quick / "report.md").read_text()
-    for title in ("Item economy: what every card is worth in G", "Fights: survival by monster and loadout tier",
+    for title in ("Item economy: what every card is worth in G",
+                  "Item economy in fights: what every card is worth against the monsters the campaigns meet",
+                  "Fights: survival by monster and loadout tier",
                   "Item values in one fight (a narrow view: one loadout, one monster)",
                   "Loadouts: what each budget buys", "Tactical skirmishes", "Price tuning in one fight (a narrow view)",
                   "Journeys on the default map", "Stalkeriada matchups"):
@@ -44,6 +46,10 @@ def test_report_tables_and_manifest(quick):
     economy = pl.read_parquet(quick / "economy.parquet")
     assert economy.height == 38 and (economy["value_g"] >= 0).all()
     assert economy.filter(pl.col("item") == "ak47")["verdict"].to_list() == ["no use here"]
+    in_fights = pl.read_parquet(quick / "economy_fights.parquet")
+    assert in_fights.height == 38 and (in_fights["value_g"] >= 0).all()
+    assert in_fights.filter(pl.col("item").is_in(["zone_map", "medkit"]))["verdict"].to_list() == ["no use here"] * 2
+    assert in_fights.filter(pl.col("item") == "tyoshcha")["value_g"].item() > 0
     fights = pl.read_parquet(quick / "fights.parquet")
     assert fights.height == 7 * 4 and fights["trials"].unique().to_list() == [manifest["trials"]["fights"]]
     by_tier = fights.group_by("tier").agg(pl.col("p_survive").mean()).sort("p_survive")

@@ -38,14 +38,30 @@ def _store(command, game, out, resume, ctx, **options):
     return checkpoints(out, run_params(command, game, context=ctx.describe(), **options), resume)
 
 
-def economy_values(game, *, quick, seed, as_json, out, resume, items, client=None):
-    """``zonesim value`` with no scenario options: every card over the declared context (economy.toml)."""
+def _view(ctx, view):
+    """``--view``: a sub-view of economy.toml with its strategy checked before any kernel compiles (None: none)."""
+    from sim.cli.common import check_strategies
+    from sim.economy.context import VIEWS
+
+    if view is None:
+        return None
+    if view not in VIEWS:
+        raise UsageProblem(f"--view: '{view}'; use one of: {', '.join(VIEWS)} (or leave it out for the campaign)")
+    sub = ctx.view(view)
+    check_strategies(f"{ctx.source}: views.{view}.strategy", [sub.strategy], "fight")
+    return sub
+
+
+def economy_values(game, *, quick, seed, as_json, out, resume, items, view=None, client=None):
+    """``zonesim value`` with no scenario options: every card over the declared context (economy.toml),
+    or its sub-view ``view``."""
     from sim.economy.value import item_economy
 
     ctx, wanted = _context(game, quick, seed), _item_list(game, items)
-    store = _store("value", game, out, resume, ctx, items=sorted(wanted or []))
+    _view(ctx, view)
+    store = _store("value", game, out, resume, ctx, items=sorted(wanted or []), view=view)
     with progress("valuing cards") as advance:
-        result = item_economy(game, ctx, items=wanted, on_progress=advance, client=client, store=store)
+        result = item_economy(game, ctx, view=view, items=wanted, on_progress=advance, client=client, store=store)
     summary = result.to_json()
     if out is not None:
         from sim.run.results import manifest, write_json, write_parquet
@@ -69,11 +85,16 @@ def _print_economy(result):
 
     console = Console()
     console.print(f"Item values in G · {economy_caption(result)}", highlight=False)
+    unit = "days" if result.view is None else "survival"
     for tier in result.tiers:
-        console.print(f"  {tier.budget:,} G: {tier.strategy} buys {describe_kit(tier.base_kit)} "
-                      f"({tier.base_rate:.2f} days to spare)", highlight=False)
+        outcome = (f"{tier.base_rate:.2f} days to spare" if result.view is None else
+                   f"{tier.base_rate:.4f} survival; campaigns meet " + ", ".join(
+                       f"{g} {s:.0%}" for g, s in zip(tier.mix.labels(), tier.mix.shares)))
+        console.print(f"  {tier.budget:,} G: {tier.strategy} buys {describe_kit(tier.base_kit)} ({outcome})",
+                      highlight=False)
     table = Table()
-    for col in ("item", "price G", "value G", "95% interval", "upgrade G", "effect (days)", "95% interval", "verdict"):
+    for col in ("item", "price G", "value G", "95% interval", "upgrade G", f"effect ({unit})", "95% interval",
+                "verdict"):
         table.add_column(col, justify="left" if col in ("item", "verdict") else "right")
     for r in sorted(result.items, key=lambda r: -r["value_g"]):
         low, high = r["value_g_ci95"]

@@ -33,6 +33,10 @@ def value(
     days: int = typer.Option(30, help="Days of a campaign in --mode journey."),
     quick: bool = typer.Option(False, "--quick", help="Whole-game values: economy.toml's quick trial counts."),
     items: str = typer.Option("", metavar="ID,ID", help="Whole-game values: only these cards (default: all)."),
+    view: Optional[str] = typer.Option(None, metavar="VIEW", help="Whole-game values in a sub-view of economy.toml: "
+                                       "fights: the chance to survive one monster encounter of the "
+                                       "mix each tier's campaigns meet (Z-39 tables), fought out; default: the "
+                                       "campaign itself."),
     opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the "
                                                                                "table in --mode stalkeriada."),
     synergy: bool = typer.Option(False, "--synergy", help="Also measure pairs that interact (the firearm's "
@@ -72,9 +76,15 @@ def value(
     interval, flagged over- or under-priced when the interval excludes the price.
 
     \b
+    With --view fights: the same, but on the chance to
+    survive one monster encounter, the monsters weighted by how often each
+    tier's campaigns meet them: what a card is worth in fights alone.
+
+    \b
     Examples:
       zonesim value --quick
       zonesim value --items glonass,jetpack --json
+      zonesim value --view fights --quick
       zonesim value --monster bloodsucker --weapon ak47 --body vest --stims stimulator:1
       zonesim value -m chimera --weapon ak47 --strategy fighter --strategy runner --target-ci 0.01 --json
       zonesim value --mode skirmish -m bloodsucker --weapon ak47 --strategy hold --strategy kite
@@ -86,9 +96,9 @@ def value(
 
         with cluster(scheduler, workers) as client:
             return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, resume=resume, items=items,
-                                  client=client)
-    if quick or items or resume:
-        raise UsageProblem("--quick, --items and --resume: for whole-game values; drop the scenario options "
+                                  view=view, client=client)
+    if quick or items or resume or view:
+        raise UsageProblem("--quick, --items, --view and --resume: for whole-game values; drop the scenario options "
                            "(--monster, the loadout, --strategy, --mode) or these")
     mode = mode or "fight"
     base = _loadout(game, **loadout)

@@ -12,6 +12,19 @@ from sim.content.load import DEFAULT_DIR, Content, ContentError
 
 ECONOMY_FILE = "economy.toml"
 MODES = ("journey",)
+VIEWS = ("fights",)  # the sub-views of [views.*]: the campaigns' monster mix fought out
+
+
+@dataclass(frozen=True)
+class SubView:
+    """A sub-view (``[views.NAME]``): the tiers and shopper of the context, but the
+    outcome is the chance to survive one monster encounter of the campaigns' mix,
+    fought by ``strategy``; trial counts are per monster group and kit."""
+
+    name: str
+    strategy: str
+    valuation_trials: int
+    selection_trials: int
 
 
 @dataclass(frozen=True)
@@ -31,6 +44,14 @@ class EconomyContext:
     bootstrap: int
     price_step: int
     source: str
+    views: tuple = ()
+
+    def view(self, name: str) -> SubView:
+        """The sub-view ``name`` of ``[views]``, or a one-line error naming the file."""
+        for v in self.views:
+            if v.name == name:
+                return v
+        raise ContentError(f"{self.source}: [views.{name}]: missing; copy it from the default {ECONOMY_FILE}")
 
     def describe(self) -> dict:
         """The context as printed and written with every value table."""
@@ -55,14 +76,14 @@ def _field(path, table, section, key, kind, low=None):
     return value
 
 
-def _pair(path, table, key, quick, low):
+def _pair(path, table, key, quick, low, section="trials"):
     """``[full, quick]`` trial counts; the one asked for."""
     value = table.get(key)
     if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
                                                                   for v in value)):
-        raise ContentError(f"{path}: trials.{key}: expected [full, quick] whole numbers, got {value!r}")
+        raise ContentError(f"{path}: {section}.{key}: expected [full, quick] whole numbers, got {value!r}")
     if min(value) < low:
-        raise ContentError(f"{path}: trials.{key}: {value} has a count below {low}; use counts >= {low}")
+        raise ContentError(f"{path}: {section}.{key}: {value} has a count below {low}; use counts >= {low}")
     return value[1] if quick else value[0]
 
 
@@ -95,10 +116,21 @@ def load_context(content: Content, *, quick=False) -> EconomyContext:
         raise ContentError(f"{path}: context.strategies: expected a list of journey strategy names, got {names!r}")
     batches = _field(path, trials, "trials", "batches", int, 2)
     valuation = _pair(path, trials, "valuation", quick, batches * 2)
+    views = raw.get("views", {})
+    if not isinstance(views, dict) or any(name not in VIEWS or not isinstance(t, dict) for name, t in views.items()):
+        raise ContentError(f"{path}: [views]: expected tables named {' or '.join(f'views.{v}' for v in VIEWS)}")
     return EconomyContext(
         mode=mode, days=_field(path, ctx, "context", "days", int, 1), character=character,
         budgets=tuple(sorted(set(budgets))), strategies=tuple(names),
         max_count=_field(path, ctx, "context", "max_count", int, 1), seed=_field(path, trials, "trials", "seed", int, 0),
         valuation_trials=valuation - valuation % batches, selection_trials=_pair(path, trials, "selection", quick, 2),
         batches=batches, bootstrap=_field(path, trials, "trials", "bootstrap", int, 20),
-        price_step=_field(path, prices, "prices", "step", int, 1), source=str(path))
+        price_step=_field(path, prices, "prices", "step", int, 1), source=str(path),
+        views=tuple(_sub_view(path, name, table, quick, batches) for name, table in views.items()))
+
+
+def _sub_view(path, name, table, quick, batches) -> SubView:
+    section = f"views.{name}"
+    valuation = _pair(path, table, "valuation", quick, batches * 2, section)
+    return SubView(name, _field(path, table, section, "strategy", str), valuation - valuation % batches,
+                   _pair(path, table, "selection", quick, 2, section))

@@ -75,47 +75,62 @@ class KitStore:
         self.pending, self.last = {}, time.monotonic()
 
 
+@dataclass(kw_only=True)
+class _Outcome:
+    """"How well does this kit do on these dice?" per batch of trials, cached per
+    kit and trial set and, with a ``store`` (a ``KitStore``), saved and read
+    back on a resumed run. A subclass gives ``_key`` (what its runs depend on)
+    and ``_sums`` (the outcome summed per batch)."""
+
+    cache: dict = field(default_factory=dict)
+    runs: int = 0
+    store: object = None
+
+    def batches(self, loadout: Loadout, first: int, trials: int, n_batches: int) -> Batches:
+        """The outcome in ``n_batches`` batches of trials ``first .. first + trials - 1``."""
+        key = (loadout, first, trials, n_batches)
+        if key not in self.cache:
+            size = trials // n_batches
+            name = hashlib.sha256(repr((self._key, *key)).encode()).hexdigest()[:32]
+            sums = self.store.get(name) if self.store is not None else None
+            if sums is None:
+                sums = np.asarray(self._sums(loadout, first, size, n_batches), np.float64)
+                self.runs += n_batches
+                if self.store is not None:
+                    self.store.put(name, sums)
+            self.cache[key] = Batches(sums, size)
+        return self.cache[key]
+
+    def selection(self, loadout: Loadout, trials: int) -> Batches:
+        return self.batches(loadout, SELECTION_FIRST, trials, SELECTION_BATCHES)
+
+    def valuation(self, loadout: Loadout, trials: int, n_batches: int) -> Batches:
+        return self.batches(loadout, 0, trials, n_batches)
+
+
 @dataclass
-class JourneyOutcome:
+class JourneyOutcome(_Outcome):
     """Days to spare (``days + 1`` less the day every order is done, 0 if never)
     of a kit under one journey strategy, on the campaign of the content's
     journey (Z-39 event tables, Z-41 orders): the mean days to finish is
-    ``days + 1`` less it. Results are cached per kit and trial set; with a Dask
-    ``client`` a kit's batches run as its tasks (the same sums); with a
-    ``store`` (a ``KitStore``) each kit's batch sums are saved and read back on
-    a resumed run."""
+    ``days + 1`` less it. With a Dask ``client`` a kit's batches run as its
+    tasks (the same sums)."""
 
     content: Content
     strategy_name: str
     days: int
     seed: int
-    cache: dict = field(default_factory=dict)
-    runs: int = 0
     client: object = None
-    store: object = None
 
     def __post_init__(self):
         from sim.run.journey import get_journey_strategy  # compiles the kernels: after the input checks
 
         self.strategy = get_journey_strategy(self.strategy_name)
         prices = {i: e["price"] for i, e in sorted(self.content.items.items())}
-        self._run_key = json.dumps([self.content.digest, prices, self.strategy_name, self.days, self.seed])
+        self._key = json.dumps([self.content.digest, prices, self.strategy_name, self.days, self.seed])
 
-    def batches(self, loadout: Loadout, first: int, trials: int, n_batches: int) -> Batches:
-        """Successes in ``n_batches`` batches of trials ``first .. first + trials - 1``."""
-        key = (loadout, first, trials, n_batches)
-        if key not in self.cache:
-            size = trials // n_batches
-            name = hashlib.sha256(repr((self._run_key, *key)).encode()).hexdigest()[:32]
-            sums = self.store.get(name) if self.store is not None else None
-            if sums is None:
-                sums = np.array([spare_days(r.done_hist, self.days)
-                                 for r in self._runs(loadout, first, size, n_batches)], np.float64)
-                self.runs += n_batches
-                if self.store is not None:
-                    self.store.put(name, sums)
-            self.cache[key] = Batches(sums, size)
-        return self.cache[key]
+    def _sums(self, loadout, first, size, n_batches):
+        return [spare_days(r.done_hist, self.days) for r in self._runs(loadout, first, size, n_batches)]
 
     def _runs(self, loadout, first, size, n_batches):
         """The ``JourneyResult`` of each batch of ``size`` trials from ``first`` (one
@@ -128,8 +143,37 @@ class JourneyOutcome:
         for b in range(n_batches):
             yield journey_result(self.content, work.inputs(), totals[b], seed=self.seed, trials=size, days=self.days)
 
-    def selection(self, loadout: Loadout, trials: int) -> Batches:
-        return self.batches(loadout, SELECTION_FIRST, trials, SELECTION_BATCHES)
+    def hex_entries(self, loadout: Loadout, trials: int, n_batches: int) -> np.ndarray:
+        """Hex entries per campaign, by hex, on the valuation trials (Z-39: each draws an event)."""
+        size = trials // n_batches
+        return sum(r.traffic for r in self._runs(loadout, 0, size, n_batches)) / (size * n_batches)
 
-    def valuation(self, loadout: Loadout, trials: int, n_batches: int) -> Batches:
-        return self.batches(loadout, 0, trials, n_batches)
+
+GROUP_STRIDE = 1 << 32  # the trials of one monster group: ``first + g * GROUP_STRIDE ..``
+
+
+@dataclass
+class EncounterOutcome(_Outcome):
+    """The chance to survive one monster encounter drawn from ``mix`` (a
+    ``MonsterMix``): per group the survival of a kit's trials, measured by
+    ``measure`` (a fight measure of ``sim.run.value``: ``measure(kit)(trials,
+    seed, first)`` gives per-trial survival), weighted by the group's share.
+    Each group meets its own trials, every kit the same ones."""
+
+    content: Content
+    measure_for: object     # monsters -> measure
+    mix: object
+    seed: int
+    label: str
+
+    def __post_init__(self):
+        prices = {i: e["price"] for i, e in sorted(self.content.items.items())}
+        self._key = json.dumps([self.content.digest, prices, self.label, self.mix.describe(), self.seed])
+        self.measures = [self.measure_for(group) for group in self.mix.groups]
+
+    def _sums(self, loadout, first, size, n_batches):
+        sums = np.zeros(n_batches)
+        for g, (measure, share) in enumerate(zip(self.measures, self.mix.shares)):
+            survived = measure(loadout)(size * n_batches, self.seed, first + g * GROUP_STRIDE)
+            sums += share * survived.reshape(n_batches, size).sum(axis=1)
+        return sums

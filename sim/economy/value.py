@@ -14,8 +14,9 @@ the selection trials):
   on the curve f is extended at its average rise per G and the value is
   flagged ``censored``; ``value_g_supported`` is the value capped at that
   dearest kit, the part some purchase supports. A stalker who does not
-  want the gift leaves it at home, so the value is never below 0 (free
-  disposal). It never reads the item's own price.
+  want the gift leaves it at home (he keeps the kit without it when that
+  does better on the selection trials), so neither the value nor the effect
+  is below 0 (free disposal). It never reads the item's own price.
 
 The kind of a card that takes a slot (a firearm, armour of one slot, an
 escape, Zone-movement, location-movement or avoidance card, one active at a
@@ -26,6 +27,12 @@ zone map in its place, else the GLONASS would be worth about the zone map's
 price and tuning would chase the family's prices round each other. The upgrade value of a slot card
 (``upgrade_g``) is measured as the value but against the buyer who may buy
 everything but its copies: what it adds over the slot's card he would own.
+
+The outcome is the campaign's (``JourneyOutcome``) or, in a sub-view of
+economy.toml (``[views.fights]``), the chance to
+survive one monster encounter of the mix the tier's campaigns meet
+(``sim.economy.mix``; its base kit under its strongest strategy), fought out
+by the sub-view's strategy on the same tiers and shopper.
 
 Outcomes come in paired batches of the valuation trials; the value's 95%
 interval is the bootstrap over batches (the same resampled batches for every
@@ -47,8 +54,10 @@ import polars as pl
 from sim.analysis.stats import paired_batch_interval
 from sim.content import Content
 from sim.content.loadout import Loadout
-from sim.economy.context import EconomyContext
-from sim.economy.measure import JourneyOutcome, KitStore
+from sim.content.journey import load_journey
+from sim.economy.context import EconomyContext, SubView
+from sim.economy.measure import EncounterOutcome, JourneyOutcome, KitStore
+from sim.economy.mix import MonsterMix, encounter_rates
 from sim.economy.shop import Buyer, gifts
 from sim.run.results import json_safe
 
@@ -105,16 +114,22 @@ def _rate(curve, base_curve, nothing, idx):
     return max(0.0, (y[-1] - nothing[idx].mean()) / x[-1])
 
 
-def verdict(no_use, low, high, price):
+SUB_VIEW_VERDICTS = {"over-priced": "worth part of its price here", "under-priced": "worth its price here alone",
+                     "fair": "about its price here"}
+
+
+def verdict(no_use, low, high, price, sub_view=False):
     """"no use here" (changes nothing on common dice), "over-priced" (whole value
-    interval below the price), "under-priced" (above it), else "fair"."""
+    interval below the price), "under-priced" (above it), else "fair". In a
+    sub-view the price pays for the whole game, so the words say what share
+    of it this view alone is worth (``SUB_VIEW_VERDICTS``; "worth nothing
+    here" when the whole interval rounds to 0 G)."""
     if no_use:
         return "no use here"
-    if high < price:
-        return "over-priced"
-    if low > price:
-        return "under-priced"
-    return "fair"
+    word = "over-priced" if high < price else "under-priced" if low > price else "fair"
+    if not sub_view:
+        return word
+    return "worth nothing here" if high < 0.5 else SUB_VIEW_VERDICTS[word]  # under 1 G, rounded
 
 
 @dataclass
@@ -126,6 +141,7 @@ class TierValues:
     base_kit: Loadout
     base_rate: float
     rows: list
+    mix: MonsterMix | None = None  # a sub-view's monster mix of the tier's campaigns
 
 
 @dataclass
@@ -138,6 +154,23 @@ class EconomyResult:
     elapsed_s: float
     runs: int
     value_replicas: dict = field(default_factory=dict)  # item -> bootstrap replicas of the mean over tiers
+    view: SubView | None = None  # a sub-view (fights); None: the campaign itself
+
+    @property
+    def outcome(self) -> str:
+        """What the values are measured on, in words."""
+        if self.view is None:
+            return self.context.describe()["outcome"]
+        return (f"the chance to survive one monster encounter of the tier's campaigns' mix "
+                f"({self.view.name}, {self.view.strategy})")
+
+    def describe(self) -> dict:
+        """The context printed and written with the values: the declared one, with the sub-view's outcome and trials."""
+        out = self.context.describe()
+        if self.view is not None:
+            out.update(view=self.view.name, outcome=self.outcome, view_strategy=self.view.strategy,
+                       trials=self.view.valuation_trials, view_selection_trials=self.view.selection_trials)
+        return out
 
     def table(self) -> pl.DataFrame:
         """One row per item: overall value in G with its interval, effect, verdict."""
@@ -151,8 +184,9 @@ class EconomyResult:
     def to_json(self) -> dict:
         """The JSON of ``zonesim value --json`` (README "JSON contracts")."""
         tiers = [{"budget": t.budget, "strategy": t.strategy, "base_kit": describe_kit(t.base_kit),
-                  "base_outcome": t.base_rate} for t in self.tiers]
-        return json_safe({"context": {**self.context.describe(), "tiers": tiers, "elapsed_s": self.elapsed_s},
+                  "base_outcome": t.base_rate, **({"monster_mix": t.mix.describe()} if t.mix else {})}
+                 for t in self.tiers]
+        return json_safe({"context": {**self.describe(), "tiers": tiers, "elapsed_s": self.elapsed_s},
                         "items": self.items})
 
 
@@ -205,6 +239,7 @@ class _Tier:
     base_curve: Curve
     nothing: np.ndarray
     resample: np.ndarray
+    sub_view: bool = False
 
     def __post_init__(self):
         self.on_path = set().union(*(k.cards() for k in self.base_curve.kits))  # the cards the base curve buys
@@ -240,7 +275,8 @@ class _Tier:
         without = curve.kits[0]
         holder = self.buyer_for(held=item_id, banned=banned)
         ways = [(g, holder.grow(g, budget)) for g in gifts(content, without, item_id) if holder.kit_cost(g) <= budget]
-        gifted, kit = max(ways, key=lambda way: holder.selection(way[1]).mean) if ways else (without, without)
+        ways.append((without, without))  # free disposal: he may leave the gift at home (last: a tie keeps the gift)
+        gifted, kit = max(ways, key=lambda way: holder.selection(way[1]).mean)
         kit_b, without_b = self.valuation(kit), self.valuation(without)
 
         def value_on(idx):
@@ -257,7 +293,7 @@ class _Tier:
         item = content.items[item_id]
         return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
                 "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
-                "verdict": verdict(no_use, low, high, item["price"]), "censored": censored,
+                "verdict": verdict(no_use, low, high, item["price"], self.sub_view), "censored": censored,
                 "value_g_supported": supported, "kit": describe_kit(kit)}, (reps, kit_b.rates() - without_b.rates())
 
 
@@ -269,10 +305,12 @@ def _taken_out(gifted, item_id, without):
     return without
 
 
-def item_economy(content: Content, ctx: EconomyContext, *, items=None, upgrades=True, on_progress=None,
+def item_economy(content: Content, ctx: EconomyContext, *, view=None, items=None, upgrades=True, on_progress=None,
                  client=None, store=None) -> EconomyResult:
     """Every item's value in G over the declared context (module doc), with the
-    upgrade values of the cards that take a slot if ``upgrades``;
+    upgrade values of the cards that take a slot if ``upgrades``; with ``view``
+    (a sub-view of ``ctx``: fights) the outcome is the chance to
+    survive an encounter of the tier's campaigns' monster mix (``sim.economy.mix``).
     ``on_progress(done, total, label)`` after each item and tier; campaigns on the Dask ``client`` if given;
     each kit's outcome kept in (and on a resume read from) the checkpoint ``store`` if given."""
     start_time = time.perf_counter()
@@ -282,25 +320,35 @@ def item_economy(content: Content, ctx: EconomyContext, *, items=None, upgrades=
     resample = np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
     start = Loadout(character=ctx.character)
     kits = KitStore(store) if store is not None else None
-    outcomes = {s: JourneyOutcome(content, s, ctx.days, ctx.seed, client=client, store=kits) for s in ctx.strategies}
-    steps, done = len(ctx.budgets) * len(valued), 0
+    journeys = {s: JourneyOutcome(content, s, ctx.days, ctx.seed, client=client, store=kits) for s in ctx.strategies}
+    sub = ctx.view(view) if view else None
+    steps, done, encounters = len(ctx.budgets) * len(valued), 0, []
     tiers, replicas = [], {}
     for budget in ctx.budgets:
-        def buyer_for(outcome, **kw):
-            return Buyer(content, lambda lo: outcome.selection(lo, ctx.selection_trials), max_count=ctx.max_count,
-                         **kw)
+        def buyer_for(outcome, trials=ctx.selection_trials, **kw):
+            return Buyer(content, lambda lo: outcome.selection(lo, trials), max_count=ctx.max_count, **kw)
 
-        picks = {s: buyer_for(o).grow(start, budget) for s, o in outcomes.items()}
-        strategy = max(picks, key=lambda s: (outcomes[s].selection(picks[s], ctx.selection_trials).mean, s))
-        outcome = outcomes[strategy]
+        picks = {s: buyer_for(o).grow(start, budget) for s, o in journeys.items()}
+        strategy = max(picks, key=lambda s: (journeys[s].selection(picks[s], ctx.selection_trials).mean, s))
+        outcome, trials, selection, mix = journeys[strategy], ctx.valuation_trials, ctx.selection_trials, None
+        if sub is not None:
+            mix = encounter_rates(load_journey(content), journeys[strategy].hex_entries(
+                picks[strategy], ctx.valuation_trials, ctx.batches))
+            outcome = EncounterOutcome(content, encounter_measure(content, sub), mix, ctx.seed,
+                                       f"{sub.name}:{sub.strategy}", store=kits)
+            trials, selection = sub.valuation_trials, sub.selection_trials
+            encounters.append(outcome)
 
-        def valuation(lo, outcome=outcome):
-            return outcome.valuation(lo, ctx.valuation_trials, ctx.batches)
+        def valuation(lo, outcome=outcome, trials=trials):
+            return outcome.valuation(lo, trials, ctx.batches)
+
+        def tier_buyer(outcome=outcome, selection=selection, **kw):
+            return buyer_for(outcome, selection, **kw)
 
         top = budget + top_price
-        base_curve = _curve(buyer_for(outcome), start, budget, top, valuation)
-        tier = _Tier(content, budget, top, lambda outcome=outcome, **kw: buyer_for(outcome, **kw), valuation,
-                     base_curve, valuation(start).rates(), resample)
+        base_curve = _curve(tier_buyer(), start, budget, top, valuation)
+        tier = _Tier(content, budget, top, tier_buyer, valuation, base_curve, valuation(start).rates(), resample,
+                     sub is not None)
         rows = []
         for item_id in valued:
             row, reps = tier.value(item_id, upgrades)
@@ -309,17 +357,26 @@ def item_economy(content: Content, ctx: EconomyContext, *, items=None, upgrades=
             done += 1
             if on_progress:
                 on_progress(done, steps, f"{budget} G: {item_id}")
-        tiers.append(TierValues(budget, strategy, base_curve.kits[0], float(base_curve.rates[0].mean()), rows))
+        tiers.append(TierValues(budget, strategy, base_curve.kits[0], float(base_curve.rates[0].mean()), rows, mix))
     if kits is not None:
         kits.flush()
-    items_out = [_overall(content, item_id, [t.rows[k] for t in tiers], replicas[item_id], ctx.budgets)
-                 for k, item_id in enumerate(valued)]
-    runs = sum(o.runs for o in outcomes.values())
+    items_out = [_overall(content, item_id, [t.rows[k] for t in tiers], replicas[item_id], ctx.budgets,
+                          sub is not None) for k, item_id in enumerate(valued)]
+    runs = sum(o.runs for o in (*journeys.values(), *encounters))
     value_replicas = {i: np.mean([r for r, _ in replicas[i]], axis=0) for i in valued}
-    return EconomyResult(ctx, tiers, items_out, time.perf_counter() - start_time, runs, value_replicas)
+    return EconomyResult(ctx, tiers, items_out, time.perf_counter() - start_time, runs, value_replicas, sub)
 
 
-def _overall(content, item_id, rows, replicas, budgets):
+def encounter_measure(content: Content, sub: SubView):
+    """monsters -> the per-trial survival measure of the sub-view's fights under its strategy."""
+    import strategies
+    from sim.run.value import fight_measure  # compiles the kernels: after the input checks
+
+    strategy = strategies.get(sub.strategy)
+    return lambda monsters: fight_measure(content, monsters, strategy)
+
+
+def _overall(content, item_id, rows, replicas, budgets, sub_view):
     """The mean over tiers of one item's values, with the bootstrap of the mean."""
     item = content.items[item_id]
     value = float(np.mean([r["value_g"] for r in rows]))
@@ -330,7 +387,8 @@ def _overall(content, item_id, rows, replicas, budgets):
     no_use = all(r["verdict"] == "no use here" for r in rows)
     return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
             "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
-            "verdict": verdict(no_use, low, high, item["price"]), "censored": any(r["censored"] for r in rows),
+            "verdict": verdict(no_use, low, high, item["price"], sub_view),
+            "censored": any(r["censored"] for r in rows),
             "value_g_supported": float(np.mean([r["value_g_supported"] for r in rows])), "upgrade_g": upgrade,
             "tiers": [{"budget": b, **{k: r[k] for k in ("value_g", "value_g_ci95", "effect", "effect_ci95", "verdict",
                                                          "censored", "value_g_supported", "upgrade_g",

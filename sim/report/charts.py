@@ -297,7 +297,9 @@ def value_price_chart(table, rate, title, provenance, path):
     _save(fig, title, provenance, path)
 
 
-VERDICT_COLOURS = {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0", "no use here": "#9e9e9e"}
+VERDICT_COLOURS = {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0", "no use here": "#9e9e9e",
+                   "worth its price here alone": "#2e7d32", "worth part of its price here": "#c62828",
+                   "about its price here": "#1565c0", "worth nothing here": "#9e9e9e"}
 
 
 def economy_chart(table, title, provenance, path):
@@ -318,7 +320,8 @@ def economy_chart(table, title, provenance, path):
     ax.set_yticks(y, names, fontsize=8)
     ax.set_xlabel("value in G (bar: 95% interval; dot: estimate)  ·  | the card's price")
     ax.grid(axis="x", alpha=0.3)
-    handles = [plt.Line2D([], [], color=c, lw=6, alpha=0.5, label=v) for v, c in VERDICT_COLOURS.items()]
+    handles = [plt.Line2D([], [], color=c, lw=6, alpha=0.5, label=v) for v, c in VERDICT_COLOURS.items()
+               if v in set(table["verdict"])]
     ax.legend(handles=handles + [plt.Line2D([], [], color="black", marker="|", ls="", ms=12, label="price")],
               fontsize=8, loc="lower right")
     _save(fig, title, provenance, path, bottom=0.06)

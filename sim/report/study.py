@@ -129,21 +129,36 @@ def fights_step(content, study, out):
     return s
 
 
-def economy_step(content, study, out):
-    """Whole-game item values in G over the declared context (economy.toml)."""
+ECONOMY_COLUMNS = ["item", "family", "price", "value_g", "value_low", "value_high", "upgrade_g", "effect", "verdict"]
+
+
+def _with_bounds(frame):
+    """``frame`` with its value intervals as two columns, ``value_low`` and ``value_high``."""
+    return frame.with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
+                              pl.col("value_g_ci95").list.get(1).alias("value_high"))
+
+
+def _economy(content, study, out, view, stem, title):
+    """The item economy (or its sub-view ``view``) of the study, its tables and chart written as ``stem``:
+    ``(result, table with the interval bounds, caption)``."""
     from sim.economy.context import load_context
     from sim.economy.value import item_economy
     from sim.report.charts import economy_chart
 
-    s = Section("Item economy: what every card is worth in G")
-    ctx = load_context(content, quick=study.quick)
-    result = item_economy(content, ctx, client=study.client)
+    result = item_economy(content, load_context(content, quick=study.quick), view=view, client=study.client)
     table = result.table()
-    write_parquet(out / "economy.parquet", table)
-    write_parquet(out / "economy_tiers.parquet", result.tier_table())
+    write_parquet(out / f"{stem}.parquet", table)
+    write_parquet(out / f"{stem}_tiers.parquet", result.tier_table())
     context = economy_caption(result)
-    atomic_write(out / "charts" / "economy.png", lambda p: economy_chart(
-        table, "Value of every card in G (compensating variation) beside its price", context, p))
+    atomic_write(out / "charts" / f"{stem}.png", lambda p: economy_chart(table, title, context, p))
+    return result, _with_bounds(table), context
+
+
+def economy_step(content, study, out):
+    """Whole-game item values in G over the declared context (economy.toml)."""
+    s = Section("Item economy: what every card is worth in G")
+    result, table, context = _economy(content, study, out, None, "economy",
+                                      "Value of every card in G (compensating variation) beside its price")
     s.text(f"**Context:** {context}.")
     s.text("A card's value in G is the extra budget a stalker who cannot have the card needs, re-shopping the best "
            "kit he can, to finish his campaigns as fast as a stalker handed the card for free (compensating "
@@ -163,29 +178,64 @@ def economy_step(content, study, out):
         s.text(f"Why {', '.join(idle)} are of no use here: the strongest buyer flees every fight he can, and a stalker "
                "whose effective reputation is at most `escape_auto_max` (rules.toml, [A] Z-33) always escapes, so he "
                "rarely fires a shot on these campaigns. What fighting gear is worth when a fight cannot be avoided "
-               "shows in the fight and skirmish sections below.")
+               "shows in the next section (the same campaigns' monsters, fought out) and in the fight and skirmish "
+               "sections below.")
     s.image("charts/economy.png", context + " · assumed [A]: the event tables, monster groups and orders "
             "(journey.toml), the bestiary (monsters.toml), item numbers and prices (items.toml)")
-    cols = ["item", "family", "price", "value_g", "value_low", "value_high", "upgrade_g", "effect", "verdict"]
-    flat = table.with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
-                              pl.col("value_g_ci95").list.get(1).alias("value_high"))
-    s.table(flat.select(cols).sort("value_g", descending=True), f"Every card, mean over the tiers · {context}")
+    s.table(table.select(ECONOMY_COLUMNS).sort("value_g", descending=True),
+            f"Every card, mean over the tiers · {context}")
     for tier in result.tiers:
-        rows = pl.DataFrame(tier.rows).with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
-                                                    pl.col("value_g_ci95").list.get(1).alias("value_high"))
-        s.table(rows.filter(pl.col("verdict") != "no use here").select(cols + ["kit"]).sort("value_g", descending=True),
+        rows = _with_bounds(pl.DataFrame(tier.rows))
+        s.table(rows.filter(pl.col("verdict") != "no use here").select(ECONOMY_COLUMNS + ["kit"])
+                .sort("value_g", descending=True),
                 f"{tier.budget:,} G tier: strategy {tier.strategy}, the kit bought without any gift: "
                 f"{describe_kit(tier.base_kit)} ({tier.base_rate:.2f} days to spare); cards of no use here left out")
     return s
 
 
+def economy_fights_step(content, study, out):
+    """Card values in G in the fights sub-view: the monsters the campaigns meet, fought out."""
+    s = Section("Item economy in fights: what every card is worth against the monsters the campaigns meet")
+    result, table, context = _economy(content, study, out, "fights", "economy_fights",
+                                      "Value of every card in G in fights against the campaigns' monsters, beside its "
+                                      "price")
+    s.text(f"**Context:** {context}.")
+    s.text("The same tiers, shopper and compensating variation as the section above, on another outcome: the chance "
+           "to survive one monster encounter, the monster groups weighted by how often each tier's campaigns meet "
+           "them (their hex entries and the event tables of journey.toml, Z-39), every fight fought to its end by "
+           f"`{result.view.strategy}` (a runner at reputation 0 escapes every fight, Z-33). A card's price pays for "
+           "the whole game, so the words say how much of it fights alone are worth: *worth its price here alone* "
+           "(the whole 95% interval lies above the price), *worth part of its price here* (below it), *about its "
+           "price here*, *worth nothing here* (it changes some fights, never for the better) or *no use here* (it "
+           "changes no fight: movement cards, medkits, Z-31). Each encounter starts with the whole kit, so "
+           "explosives and stimulators are fresh in every fight; over a campaign they run out.")
+    mix = pl.DataFrame([{"tier (G)": t.budget, **{g: f"{r:.2f} ({sh:.0%})" for g, r, sh in
+                                                   zip(t.mix.labels(), t.mix.per_campaign, t.mix.shares)}}
+                        for t in result.tiers])
+    s.table(mix, "Monster encounters per campaign of each tier's base kit and strategy (share of encounters)")
+    s.image("charts/economy_fights.png", context + " · assumed [A]: the event tables and monster groups "
+            "(journey.toml), the bestiary (monsters.toml), item numbers and prices (items.toml)")
+    s.table(table.filter(pl.col("verdict") != "no use here").select(ECONOMY_COLUMNS).sort("value_g", descending=True),
+            f"Every card of use in fights, mean over the tiers (effect: change in survival) · {context}")
+    for tier in result.tiers:
+        s.text(f"{tier.budget:,} G tier: the fight kit bought without any gift: {describe_kit(tier.base_kit)} "
+               f"(survives {tier.base_rate:.4f} of the encounters).")
+    return s
+
+
 def economy_caption(result) -> str:
-    """The context of every economy table: mode, outcome, tiers, strategy, trials, seed."""
-    ctx = result.context
+    """The context of every economy table: mode, outcome (or sub-view), tiers, strategy, trials, seed."""
+    ctx, view = result.context, result.view
     picked = ", ".join(f"{t.budget:,} G: {t.strategy}" for t in result.tiers)
+    tiers = (f"budget tiers {picked} (strongest of {', '.join(ctx.strategies)} on {ctx.selection_trials:,} selection "
+             f"campaigns)")
+    if view is not None:
+        return (f"{view.name} sub-view: the monster encounters of journey campaigns of {ctx.days} days "
+                f"({ctx.character}), each tier's mix from its campaigns (Z-39), fought by {view.strategy}; outcome: the chance to survive"
+                f" one; {tiers}; {view.valuation_trials:,} fights per monster group per kit in {ctx.batches} paired "
+                f"batches ({view.selection_trials:,} for the shopper), seed {ctx.seed}")
     return (f"journey campaigns of {ctx.days} days on the content's map and orders ({ctx.character}), outcome: days to "
-            f"spare finishing every order; budget tiers {picked} (strongest of {', '.join(ctx.strategies)} on "
-            f"{ctx.selection_trials:,} selection campaigns); {ctx.valuation_trials:,} valuation campaigns per kit in "
+            f"spare finishing every order; {tiers}; {ctx.valuation_trials:,} valuation campaigns per kit in "
             f"{ctx.batches} paired batches, seed {ctx.seed}")
 
 
@@ -431,7 +481,8 @@ def stalkeriada_step(content, study, out):
     return s
 
 
-STEPS = (("item economy", economy_step), ("fights", fights_step), ("item values", values_step), ("loadouts", loadouts_step),
+STEPS = (("item economy", economy_step), ("item economy in fights", economy_fights_step), ("fights", fights_step),
+         ("item values", values_step), ("loadouts", loadouts_step),
          ("skirmishes", skirmish_step),
          ("tuning", tune_step), ("journeys", journeys_step), ("Stalkeriada", stalkeriada_step))
 
