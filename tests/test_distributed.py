@@ -116,3 +116,32 @@ def test_cli_journey_with_workers_gives_the_same_json():
     assert _numbers(json.loads(here.stdout)) == _numbers(json.loads(there.stdout))
     noise = [line for line in there.stderr.splitlines() if not line.startswith("zonesim: ")]
     assert noise == [] and "error" not in there.stderr  # the cluster's own logs and warnings stay quiet
+
+
+def test_a_content_travels_with_its_files_when_the_worker_cannot_see_its_folder(tmp_path):
+    """A tuning's temporary copy, or a folder on another machine: the pickled
+    content carries its TOML files, and a worker without the folder rebuilds it
+    from them (the same digest, the same changed prices)."""
+    import pickle
+    import shutil
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from sim.content import load_content
+    from sim.content.load import DEFAULT_DIR
+
+    folder = tmp_path / "copy"
+    shutil.copytree(DEFAULT_DIR, folder)
+    edited = (folder / "stalkeriada.toml").read_text().replace("ozk = 500", "ozk = 501", 1)
+    (folder / "stalkeriada.toml").write_text(edited)
+    content = load_content(folder)
+    repriced = replace(content, items=MappingProxyType({**content.items, "glonass": replace(
+        content.items["glonass"], fields=MappingProxyType({**content.items["glonass"].fields, "price": 777}))}))
+    blob = pickle.dumps(repriced)
+    shutil.rmtree(folder)
+    there = pickle.loads(blob)
+    assert there.directory != folder and there.digest == content.digest
+    assert (there.directory / "stalkeriada.toml").read_text() == edited
+    assert there.items["glonass"]["price"] == 777
+    assert pickle.loads(pickle.dumps(load_content())).directory == DEFAULT_DIR  # a folder it sees is used as is
+

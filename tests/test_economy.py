@@ -325,7 +325,7 @@ def test_tune_cli_writes_the_tuned_content(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (("value", "--items", "unobtainium"), "zonesim: error: --items: unknown card 'unobtainium'"),
-    (("value", "--quick", "-m", "snork"), "zonesim: error: --quick, --items, --view and --resume: for whole-game values"),
+    (("value", "--quick", "-m", "snork"), "zonesim: error: --quick, --items and --view: for whole-game values"),
     (("tune", "--damping", "0"), "zonesim: error: --damping: 0.0; give a fraction in (0, 1]"),
 ])
 def test_economy_cli_bad_input_is_one_line(tmp_path, args, message):

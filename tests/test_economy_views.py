@@ -103,7 +103,7 @@ def test_a_missing_view_names_the_file(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (("value", "--view", "fights", "-m", "snork"), "zonesim: error: --quick, --items, --view and --resume"),
+    (("value", "--view", "fights", "-m", "snork"), "zonesim: error: --quick, --items and --view"),
     (("value", "--view", "poker"), "zonesim: error: --view: 'poker'; use one of: fights"),
 ])
 def test_view_cli_bad_input_is_one_line(tmp_path, args, message):

@@ -181,3 +181,33 @@ def test_killed_report_resumes_to_the_same_report(tmp_path):
 
     assert text(folder) == text(tmp_path / "whole")
     assert not (folder / "checkpoints").exists()
+
+
+def _without_timings(stdout):
+    """The JSON of a run with every timing (at any depth) left out."""
+    def strip(v):
+        if isinstance(v, dict):
+            return {k: strip(x) for k, x in v.items() if k not in TIMING}
+        return [strip(x) for x in v] if isinstance(v, list) else v
+    return strip(json.loads(stdout))
+
+
+@pytest.mark.parametrize("args,pieces", [
+    (("value", "-m", "snork", "--weapon", "ak47", "--trials", 3_000_000, "--seed", 3), "values-*.npz"),
+    (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 4000, "--seed", 3), "batches-*.npz"),
+])
+def test_killed_scenario_valuation_resumes_to_the_same_json(tmp_path, args, pieces):
+    """A scenario ``value --out`` keeps each finished chunk of fights (or each
+    item's paired batches of campaigns); killed by its PID and resumed, it
+    prints the uninterrupted run's numbers and reruns none of the kept pieces."""
+    folder = tmp_path / "run"
+    saved = _kill_after_first_chunk(args, folder, pieces=pieces)
+    assert not (folder / "manifest.json").exists()
+    resumed = zonesim(*args, "--out", folder, "--resume", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    whole = zonesim(*args, "--json")
+    assert whole.returncode == 0, whole.stderr
+    assert _without_timings(resumed.stdout) == _without_timings(whole.stdout)
+    after = {p.name: p.stat().st_mtime_ns for p in (folder / "checkpoints").glob(pieces)}
+    assert len(after) > len(saved) and all(after[n] == t for n, t in saved.items())
+    assert not list((folder / "checkpoints").glob(".*"))

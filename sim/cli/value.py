@@ -10,7 +10,8 @@ import typer
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_PER_S, GROUP, JOURNEY_DAYS_PER_S, JSON,
                             RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
                             _scenario_title, _set_threads, app, check_trials, check_valued_strategies, load_checked,
-                            loadout_options)
+                            loadout_options, run_params)
+from sim.run.chunks import checkpoints
 from sim.cli.economy import _scenario_loadout, economy_values
 from sim.content.loadout import check_monsters
 
@@ -52,8 +53,10 @@ def value(
                                                          "than this."),
     seed: int = SEED,
     as_json: bool = JSON,
-    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json and value.parquet here (whole-game "
-                                                           "values: and a checkpoint per valued kit, for --resume)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json and value.parquet here, and "
+                                                           "checkpoints of the finished pieces (a chunk of fights, an "
+                                                           "item's batches; whole-game values: each valued kit) for "
+                                                           "--resume."),
     resume: bool = RESUME,
     threads: Optional[int] = THREADS,
     scheduler: Optional[str] = SCHEDULER,
@@ -97,8 +100,8 @@ def value(
         with cluster(scheduler, workers) as client:
             return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, resume=resume, items=items,
                                   view=view, client=client)
-    if quick or items or resume or view:
-        raise UsageProblem("--quick, --items, --view and --resume: for whole-game values; drop the scenario options "
+    if quick or items or view:
+        raise UsageProblem("--quick, --items and --view: for whole-game values; drop the scenario options "
                            "(--monster, the loadout, --strategy, --mode) or these")
     mode = mode or "fight"
     base = _loadout(game, **loadout)
@@ -116,6 +119,9 @@ def value(
         raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
     check_trials("--trials", trials, per_s[mode])
     rival_names = check_valued_strategies(strategy, mode, opponents)
+    store = checkpoints(out, run_params("value", game, mode=mode, loadout=base, strategy=strategy, monster=monster,
+                                        opponents=rival_names, days=days, trials=trials, target_ci=target_ci,
+                                        seed=seed), resume)
     _set_threads(threads)
     import polars as pl
 
@@ -123,7 +129,7 @@ def value(
 
     with cluster(scheduler, workers) as client:
         results, measures = _mode_values(game, mode, base, strategy, monster, rival_names, days=days, trials=trials,
-                                         seed=seed, target_ci=target_ci, client=client)
+                                         seed=seed, target_ci=target_ci, client=client, store=store)
     table = pl.concat([r.table.with_columns(pl.lit(name).alias("strategy")) for name, r in results.items()])
     pairs = None
     if synergy or pair:
@@ -166,9 +172,11 @@ def value(
                           f"({kind}; {r['synergy']:+.4f} in probability)", highlight=False)
 
 
-def _mode_values(game, mode, base, strategy, monster, rival_names, *, days, trials, seed, target_ci, client):
+def _mode_values(game, mode, base, strategy, monster, rival_names, *, days, trials, seed, target_ci, client,
+                 store=None):
     """``({strategy: ValueResult}, {strategy: measure})`` of ``zonesim value`` in ``mode``
-    (the measures of fight and skirmish modes, for --synergy), on the Dask ``client`` if given."""
+    (the measures of fight and skirmish modes, for --synergy), on the Dask ``client`` if given,
+    each finished piece kept in (and on a resume read from) the checkpoint ``store`` if given."""
     from sim.run.measures import value_measures
     from sim.run.value import item_values
 
@@ -176,18 +184,20 @@ def _mode_values(game, mode, base, strategy, monster, rival_names, *, days, tria
         from sim.run.journey import get_journey_strategy
         from sim.run.value import journey_values
 
-        return {s.name: journey_values(game, base, s, days=days, trials=trials, seed=seed, client=client)
+        return {s.name: journey_values(game, base, s, days=days, trials=trials, seed=seed, client=client,
+                                       store=store)
                 for s in map(get_journey_strategy, strategy or ["greedy"])}, {}
     if mode == "stalkeriada":
         from sim.run.stalkeriada import get_stalkeriada_strategy
         from sim.run.value import stalkeriada_values
 
         rivals = [get_stalkeriada_strategy(n) for n in rival_names]
-        return {s.name: stalkeriada_values(game, s, rivals, games=trials, seed=seed, client=client)
+        return {s.name: stalkeriada_values(game, s, rivals, games=trials, seed=seed, client=client, store=store)
                 for s in map(get_stalkeriada_strategy, strategy or ["cautious"])}, {}
     measures = value_measures(game, mode, strategy, monster, base, trials, seed)
-    return {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci, client=client)
-            for name, measure in measures.items()}, measures
+    return {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci, client=client,
+                              store=store, tag=str(k))
+            for k, (name, measure) in enumerate(measures.items())}, measures
 
 
 def _print_values(base, monster, name, result, seed, mode="fight"):

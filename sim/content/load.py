@@ -5,6 +5,8 @@ the field and the fix.
 """
 
 import hashlib
+import shutil
+import tempfile
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -50,9 +52,12 @@ class Content:
     items: MappingProxyType
 
     def __reduce__(self):
-        """Pickle as the folder plus the items' fields, so a content sent to a
-        cluster worker is reloaded there with any changed prices kept."""
-        return _restore, (self.directory, {i: dict(e.fields) for i, e in self.items.items()})
+        """Pickle as the folder's path and TOML files plus the items' fields, so a
+        content sent to a cluster worker is rebuilt there, with any changed
+        prices kept, whether or not the worker sees the folder (a tuning's
+        temporary copy, another machine)."""
+        return _restore, (self.directory, _files(Path(self.directory)),
+                          {i: dict(e.fields) for i, e in self.items.items()})
 
     def family(self, family):
         """The items of one family (``firearms``, ``healing``, ...) in file order."""
@@ -186,10 +191,14 @@ def _items(raw, rules, path):
 
 def _digest(directory):
     """sha256 of every TOML file of the content set (maps included), for manifests."""
+    return _files_digest(_files(directory))
+
+
+def _files_digest(files: dict) -> str:
     h = hashlib.sha256()
-    for path in sorted(directory.rglob("*.toml")):
-        h.update(path.relative_to(directory).as_posix().encode())
-        h.update(path.read_bytes())
+    for name, data in files.items():
+        h.update(name.encode())
+        h.update(data)
     return h.hexdigest()
 
 
@@ -227,8 +236,33 @@ def load_content(directory=None) -> Content:
     )
 
 
-def _restore(directory, item_fields) -> Content:
-    """``load_content(directory)`` with the items' fields as pickled (``Content.__reduce__``)."""
+def _files(directory: Path) -> dict:
+    """Every TOML file of a content folder (maps included) by its path within it, in path order."""
+    return {path.relative_to(directory).as_posix(): path.read_bytes() for path in sorted(directory.rglob("*.toml"))}
+
+
+def _unpacked(digest: str, files: dict) -> Path:
+    """A folder holding ``files`` under this machine's temp folder, named by their
+    digest and written once (into a temp name, then renamed into place)."""
+    folder = Path(tempfile.gettempdir()) / f"zonesim-content-{digest[:16]}"
+    if not folder.is_dir():
+        staging = Path(tempfile.mkdtemp(prefix=folder.name + "-", dir=folder.parent))
+        for name, data in files.items():
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            (staging / name).write_bytes(data)
+        try:
+            staging.rename(folder)
+        except OSError:  # another process unpacked it first
+            shutil.rmtree(staging, ignore_errors=True)
+    return folder
+
+
+def _restore(directory, files, item_fields) -> Content:
+    """The pickled content (``Content.__reduce__``): its folder if this machine
+    sees it unchanged, else its files unpacked here; the items' fields as pickled."""
+    directory, digest = Path(directory), _files_digest(files)
+    if not (directory.is_dir() and _digest(directory) == digest):
+        directory = _unpacked(digest, files)
     content = load_content(directory)
     items = {i: replace(e, fields=MappingProxyType(item_fields[i])) for i, e in content.items.items()}
     return replace(content, items=MappingProxyType(items))

@@ -156,7 +156,7 @@ class ValueResult:
 
 
 def item_values(content: Content, base: Loadout, measure, *, trials, seed, target_ci=None,
-                chunk=1 << 17, client=None, batch=4) -> ValueResult:
+                chunk=1 << 17, client=None, batch=4, store=None, tag="") -> ValueResult:
     """The value of every one-item change of ``base``: ``measure(loadout)`` gives
     a function ``(trials, seed, first) -> per-trial survival`` on common random
     numbers (``fight_measure``, ``sim.run.skirmish.skirmish_measure``) or raises
@@ -164,7 +164,9 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
     out). With ``target_ci``, chunks of trials run until every value's 95%
     interval is narrower than it (``trials`` is then the cap). With a Dask
     ``client`` (and a picklable measure such as ``FightMeasure``) the items go
-    out in batches of ``batch`` per chunk; the sums are the same."""
+    out in batches of ``batch`` per chunk; the sums are the same. With a
+    checkpoint ``store`` each chunk's sums are saved (named by ``tag`` and the
+    chunk) and a resumed run reads them back."""
     if trials < 2:
         raise LoadoutError(f"--trials: {trials}; give at least 2 trials")
     start = time.perf_counter()
@@ -180,15 +182,21 @@ def item_values(content: Content, base: Loadout, measure, *, trials, seed, targe
     sums = np.zeros((len(variants), 3))  # per item: survivors, sum and sum of squares of the differences
     while n < trials:
         size = min(chunk, trials - n)
-        if client is None:
+        name = f"values-{tag}-{n}-{size}.npz"
+        saved = store.load(name) if store is not None else None
+        if saved is not None:
+            chunk_sums, alive = saved["sums"], int(saved["alive"])
+        elif client is None:
             chunk_sums, alive = _change_sums(run_base, runs, size, seed, n)
-            sums += chunk_sums
-            survivors0 += alive
         else:
             parts = map_batches(client, _value_sums, batches([lo for _, lo in variants], batch), measure, base,
                                 size, seed, n)
-            sums += np.concatenate([p[0] for p in parts]) if parts else 0
-            survivors0 += parts[0][1] if parts else int(run_base(size, seed, n).sum())
+            chunk_sums = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, 3))
+            alive = parts[0][1] if parts else int(run_base(size, seed, n).sum())
+        if saved is None and store is not None:
+            store.save(name, {"sums": chunk_sums, "alive": np.array(alive)})
+        sums += chunk_sums
+        survivors0 += alive
         n += size
         if target_ci is not None and n >= 2 and _widest(sums, n) < target_ci:
             break
@@ -331,30 +339,40 @@ def journey_variants(content: Content, base: Loadout):
 
 
 def batch_values(content: Content, base: Loadout, variants, count, *, trials, seed, outcome="p_outcome",
-                 client=None):
+                 client=None, store=None, tag=""):
     """Item values from aggregate-only runs: ``count(loadout, first, n)`` is the
     number of successes in trials ``first .. first + n - 1`` (the same streams
     for every loadout). The trials are cut into ``BATCHES`` batches; the value is
     the mean change and its 95% interval comes from the spread of the per-batch
     changes (batch means, Student t), so the pairing still narrows it. With a
     Dask ``client`` the batches run as its tasks (``count`` must pickle); the
-    counts are the same."""
+    counts are the same. With a checkpoint ``store`` each loadout's counts are
+    saved and a resumed run reads them back."""
     size = trials // BATCHES
     if size < 2:
         raise LoadoutError(f"--trials: {trials}; give at least {2 * BATCHES} for {BATCHES} paired batches")
     start = time.perf_counter()
-    c0 = _batch_counts(partial(count, base), size, client)
+    c0 = _batch_counts(partial(count, base), size, client, store, f"{tag}-base")
     rows = [{"item": item_id, "family": content.items[item_id].family, "price": content.items[item_id]["price"],
              "cost_change": loadout.cost(content) - base.cost(content),
-             **_batch_row(c0, _batch_counts(partial(count, loadout), size, client), size, outcome)}
+             **_batch_row(c0, _batch_counts(partial(count, loadout), size, client, store, f"{tag}-{item_id}"), size,
+                          outcome)}
             for item_id, loadout in variants]
     table, rate = priced_table(rows)
     return ValueResult(table, c0.sum() / (size * BATCHES), rate, size * BATCHES, seed, time.perf_counter() - start)
 
 
-def _batch_counts(count, size, client=None):
-    """Successes of each of the ``BATCHES`` batches of ``size`` trials (as tasks of ``client`` if given)."""
-    return np.array(map_batches(client, count, [k * size for k in range(BATCHES)], size), np.float64)
+def _batch_counts(count, size, client=None, store=None, name=""):
+    """Successes of each of the ``BATCHES`` batches of ``size`` trials (as tasks of
+    ``client`` if given), read from or saved to the checkpoint ``store`` as ``name``."""
+    path = f"batches-{name}-{size}.npz"
+    saved = store.load(path) if store is not None else None
+    if saved is not None:
+        return saved["counts"]
+    counts = np.array(map_batches(client, count, [k * size for k in range(BATCHES)], size), np.float64)
+    if store is not None:
+        store.save(path, {"counts": counts})
+    return counts
 
 
 def _batch_row(c0, c1, size, outcome):
@@ -367,7 +385,8 @@ def _batch_row(c0, c1, size, outcome):
             "paired_se": se, "unpaired_se": math.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / n)}
 
 
-def journey_values(content: Content, base: Loadout, strategy, *, days, trials, seed, client=None) -> ValueResult:
+def journey_values(content: Content, base: Loadout, strategy, *, days, trials, seed, client=None, store=None
+                   ) -> ValueResult:
     """The value of every item in campaigns of ``days`` days: the change in the
     chance to finish every order (``p_complete``), on the same campaigns."""
     from sim.run.journey import simulate_journey
@@ -377,13 +396,14 @@ def journey_values(content: Content, base: Loadout, strategy, *, days, trials, s
                                     trial_start=first).counts[0])
 
     return batch_values(content, base, journey_variants(content, base), completed, trials=trials, seed=seed,
-                        outcome="p_complete", client=client)
+                        outcome="p_complete", client=client, store=store, tag=strategy.name)
 
 
 STALKERIADA_ITEMS = (("ozk", "ozk"), ("pliers", "pliers"), ("nut", "nuts"))  # shop item, planner parameter
 
 
-def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, client=None) -> ValueResult:
+def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, client=None, store=None
+                       ) -> ValueResult:
     """The value of each Stalkeriada shop item (S-08, S-11, S-15) to a planner
     strategy: the change in its win rate when it buys the item (its nuts, for
     the nut) against when it does not, at a table with ``opponents``, every
@@ -403,7 +423,7 @@ def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, cl
                                       first_game=first)
         return int(result.win_rates()["wins"][0]) / (1 + len(opponents))
 
-    c0 = _batch_counts(partial(wins, strategy), size, client)
+    c0 = _batch_counts(partial(wins, strategy), size, client, store, f"{strategy.name}-base")
     rows = []
     for item, param in STALKERIADA_ITEMS:
         i = PLANNER_PARAMS.index(param)
@@ -412,7 +432,7 @@ def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, cl
         params = list(strategy.params)
         params[i] = 0.0 if held else count
         other = replace(strategy, name=f"{strategy.name} {'without' if held else 'with'} {item}", params=tuple(params))
-        c1 = _batch_counts(partial(wins, other), size, client)
+        c1 = _batch_counts(partial(wins, other), size, client, store, f"{strategy.name}-{item}")
         row = _batch_row(c0, c1, size, "win_rate")
         if held:  # the value of having it: base minus the variant without it
             row.update(value=-row["value"], ci_low=-row["ci_high"], ci_high=-row["ci_low"], win_rate=c0.sum() / (size * BATCHES))
