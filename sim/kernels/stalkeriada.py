@@ -9,6 +9,12 @@ tile) through the decision signature ``DECISION``: ``(kind, seat, g, params) -> 
 
 Streams per game: BOARD (fence types, tile shuffles) and one per seat (every die
 of that seat), so a seat's dice do not depend on who sits in the other seats.
+
+Numba inlines (``inline="always"``) the small accessors and the one-site steps of
+a turn; the bigger helpers that several places call (death, arrest, trap rolls,
+pick-ups) stay calls, so no helper is copied into each caller's copy of another:
+inlining those too made the cold compile take four times as long and 4.3 GB of
+memory, for no speed.
 """
 
 import numpy as np
@@ -212,7 +218,7 @@ def reveal(g, x, s):
 
 # ---------------------------------------------------------------- chips and places
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _chips_to(g, s, where):
     """Every chip of seat ``s`` to the box (``where`` = BOX), out of play (GONE), a cell
     (``where`` >= 0), or each to its origin cell (``where`` = -2)."""
@@ -226,7 +232,7 @@ def _chips_to(g, s, where):
     g[seat_base(g, s) + S_CHIPS] = 0
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _pick_up(g, s, x):
     """S-14: chips lying on ``x``, lowest number first, while the backpack has room;
     a loot cell emptied of its chips becomes grass."""
@@ -278,7 +284,7 @@ def _trip_ends(g, o):
     g[o + S_NUT_AT] = -1
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _finish(g, s, o):
     """S-05: seat ``s`` has his visa: he leaves the game, placed by the order of finishing
     (the first to finish is the winner); his backpack leaves play with him."""
@@ -300,7 +306,7 @@ def _to_butcher(g, o, cfg):
     g[o + S_MONEY] -= cfg[C_FEE]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _lose_kit(g, o):
     """Container and bought items gone (arrest, death)."""
     g[o + S_CONTAINER] = NO_CONTAINER
@@ -311,7 +317,7 @@ def _lose_kit(g, o):
     g[o + S_SHARED] = 0
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _arrest(g, s, cfg, rec, at_fence_exit):
     """S-02: a carried Zuda buys the way out; else jail, confiscation, loot back to its cells."""
     o = seat_base(g, s)
@@ -332,7 +338,7 @@ def _arrest(g, s, cfg, rec, at_fence_exit):
     rec[R_ARRESTS, s] += 1
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _death(g, s, cfg, rec, cause):
     """S-23 (and S-19's extra life): True if the stalker died; his player re-enters
     at the start square with the content's share of his savings (rounded towards 0)."""
@@ -352,7 +358,7 @@ def _death(g, s, cfg, rec, cause):
     return True
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _trap_roll(g, s, cfg, rng, rec, prev, cause):
     """S-15: survive on the roll (the backpack's chips and container laid on the previous
     cell; from the gate there is none and they are lost; then to the Butcher) or die.
@@ -460,7 +466,7 @@ def _city(g, s, cfg, squares, prices, rng, fn, params, rec):
                 rec[R_JELLY_ORDERS, s] += 1
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _ambushed(g, s, cfg, rng, j):
     """S-11, S-12: turn fence cell ``j`` face up; 1 ambush (jail), 0 through, -1 cannot pass."""
     g[g[H_O_FENCE_UP] + j] = 1
@@ -495,7 +501,7 @@ def _fence(g, s, cfg, rng, fn, params, rec):
     return True
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _throw_nut(g, s, x, d):
     """S-22: the nut flies up to ``H_NUT_RANGE`` cells ahead (stopping at the Zone's
     edge), revealing each, and lies on the last; a Mosquito Bald among them costs it."""
@@ -645,14 +651,11 @@ def turn(g, s, cfg, squares, prices, rng, fn, params, rec):
     where = g[o + S_WHERE]
     if where == CITY:
         _city(g, s, cfg, squares, prices, rng, fn, params, rec)
-    elif where == OUTSIDE:
-        if _fence(g, s, cfg, rng, fn, params, rec):
-            _zone(g, s, cfg, rng, fn, params, rec)
-    else:
+    elif where != OUTSIDE or _fence(g, s, cfg, rng, fn, params, rec):
         _zone(g, s, cfg, rng, fn, params, rec)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _rank_the_rest(g, n_seats):
     """S-05: the seats still in are placed after those who finished, by money (most
     first; the earlier seat on ties). The last place is the loser."""
