@@ -11,7 +11,6 @@ from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_P
                             RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
                             _scenario_title, _set_threads, app, check_trials, check_valued_strategies, load_checked,
                             loadout_options, run_params)
-from sim.run.chunks import checkpoints
 from sim.cli.economy import _scenario_loadout, economy_values
 from sim.content.loadout import check_monsters
 
@@ -119,6 +118,8 @@ def value(
         raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
     check_trials("--trials", trials, per_s[mode])
     rival_names = check_valued_strategies(strategy, mode, opponents)
+    from sim.run.chunks import checkpoints
+
     store = checkpoints(out, run_params("value", game, mode=mode, loadout=base, strategy=strategy, monster=monster,
                                         opponents=rival_names, days=days, trials=trials, target_ci=target_ci,
                                         seed=seed), resume)
