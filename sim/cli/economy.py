@@ -38,18 +38,17 @@ def _store(command, game, out, resume, ctx, **options):
     return checkpoints(out, run_params(command, game, context=ctx.describe(), **options), resume)
 
 
-def _view(ctx, view):
-    """``--view``: a sub-view of economy.toml with its strategy checked before any kernel compiles (None: none)."""
+def _check_view(ctx, view):
+    """``--view`` (None: the campaign itself): a sub-view of economy.toml, its strategy
+    checked before any kernel compiles."""
     from sim.cli.common import check_strategies
     from sim.economy.context import VIEWS
 
     if view is None:
-        return None
+        return
     if view not in VIEWS:
         raise UsageProblem(f"--view: '{view}'; use one of: {', '.join(VIEWS)} (or leave it out for the campaign)")
-    sub = ctx.view(view)
-    check_strategies(f"{ctx.source}: views.{view}.strategy", [sub.strategy], "fight")
-    return sub
+    check_strategies(f"{ctx.source}: views.{view}.strategy", [ctx.view(view).strategy], "fight")
 
 
 def economy_values(game, *, quick, seed, as_json, out, resume, items, view=None, client=None):
@@ -58,7 +57,7 @@ def economy_values(game, *, quick, seed, as_json, out, resume, items, view=None,
     from sim.economy.value import item_economy
 
     ctx, wanted = _context(game, quick, seed), _item_list(game, items)
-    _view(ctx, view)
+    _check_view(ctx, view)
     store = _store("value", game, out, resume, ctx, items=sorted(wanted or []), view=view)
     with progress("valuing cards") as advance:
         result = item_economy(game, ctx, view=view, items=wanted, on_progress=advance, client=client, store=store)

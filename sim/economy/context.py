@@ -87,6 +87,12 @@ def _pair(path, table, key, quick, low, section="trials"):
     return value[1] if quick else value[0]
 
 
+def _batched(path, table, key, quick, batches, section="trials"):
+    """``_pair`` of valuation counts, at least two per batch and rounded down to whole batches."""
+    value = _pair(path, table, key, quick, batches * 2, section)
+    return value - value % batches
+
+
 def load_context(content: Content, *, quick=False) -> EconomyContext:
     """Read and check ``economy.toml`` of ``content`` (or the default's), one-line errors naming file and field."""
     path = Path(content.directory) / ECONOMY_FILE
@@ -115,7 +121,6 @@ def load_context(content: Content, *, quick=False) -> EconomyContext:
     if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
         raise ContentError(f"{path}: context.strategies: expected a list of journey strategy names, got {names!r}")
     batches = _field(path, trials, "trials", "batches", int, 2)
-    valuation = _pair(path, trials, "valuation", quick, batches * 2)
     views = raw.get("views", {})
     if not isinstance(views, dict) or any(name not in VIEWS or not isinstance(t, dict) for name, t in views.items()):
         raise ContentError(f"{path}: [views]: expected tables named {' or '.join(f'views.{v}' for v in VIEWS)}")
@@ -123,7 +128,8 @@ def load_context(content: Content, *, quick=False) -> EconomyContext:
         mode=mode, days=_field(path, ctx, "context", "days", int, 1), character=character,
         budgets=tuple(sorted(set(budgets))), strategies=tuple(names),
         max_count=_field(path, ctx, "context", "max_count", int, 1), seed=_field(path, trials, "trials", "seed", int, 0),
-        valuation_trials=valuation - valuation % batches, selection_trials=_pair(path, trials, "selection", quick, 2),
+        valuation_trials=_batched(path, trials, "valuation", quick, batches),
+        selection_trials=_pair(path, trials, "selection", quick, 2),
         batches=batches, bootstrap=_field(path, trials, "trials", "bootstrap", int, 20),
         price_step=_field(path, prices, "prices", "step", int, 1), source=str(path),
         views=tuple(_sub_view(path, name, table, quick, batches) for name, table in views.items()))
@@ -131,6 +137,6 @@ def load_context(content: Content, *, quick=False) -> EconomyContext:
 
 def _sub_view(path, name, table, quick, batches) -> SubView:
     section = f"views.{name}"
-    valuation = _pair(path, table, "valuation", quick, batches * 2, section)
-    return SubView(name, _field(path, table, section, "strategy", str), valuation - valuation % batches,
+    return SubView(name, _field(path, table, section, "strategy", str),
+                   _batched(path, table, "valuation", quick, batches, section),
                    _pair(path, table, "selection", quick, 2, section))
