@@ -123,3 +123,32 @@ def test_ctrl_c_stops_a_run_at_once_with_exit_130(tmp_path, command):
     assert stderr.splitlines()[-1] == "zonesim: interrupted", stderr
     assert "Traceback" not in stderr
     assert not [p for p in out.rglob("*") if ".tmp" in p.name], "half-written file left"
+
+
+def test_ctrl_c_stops_the_report_and_its_compiling_child(tmp_path):
+    """On an empty cache the report compiles its later kernels in a child process
+    (``sim.run.warmup``); Ctrl-C ends both within 2 s."""
+    env = {**os.environ, "ZONESIM_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "report", "--quick", "--out", str(tmp_path / "out")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        seen = [next(line for line in proc.stderr if "in a second process meanwhile" in line)]
+        children = [p.parent.name for p in Path("/proc").glob("[0-9]*/stat")
+                    if _status(p.parent.name).split("\nPPid:\t", 1)[-1].split("\n", 1)[0] == str(proc.pid)]
+        assert len(children) == 1, seen
+        proc.send_signal(signal.SIGINT)
+        start = time.perf_counter()
+        rest = proc.communicate(timeout=30)[1]
+        assert proc.returncode == 130 and rest.splitlines()[-1] == "zonesim: interrupted", rest
+        while Path(f"/proc/{children[0]}").exists() and "\nState:\tZ" not in _status(children[0]):
+            assert time.perf_counter() - start < 2.0, "the compiling child outlived the report"
+            time.sleep(0.05)
+    finally:
+        proc.kill()
+
+
+def _status(pid):
+    try:
+        return "\n" + Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return "\nState:\tZ"

@@ -195,11 +195,14 @@ def _without_timings(stdout):
 @pytest.mark.parametrize("args,pieces", [
     (("value", "-m", "snork", "--weapon", "ak47", "--trials", 3_000_000, "--seed", 3), "values-*.npz"),
     (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 4000, "--seed", 3), "batches-*.npz"),
+    (("tune", "-m", "snork", "--weapon", "ak47", "--trials", 1_000_000, "--rounds", 3, "--seed", 3),
+     "values-round*.npz"),
 ])
 def test_killed_scenario_valuation_resumes_to_the_same_json(tmp_path, args, pieces):
     """A scenario ``value --out`` keeps each finished chunk of fights (or each
-    item's paired batches of campaigns); killed by its PID and resumed, it
-    prints the uninterrupted run's numbers and reruns none of the kept pieces."""
+    item's paired batches of campaigns), and a scenario ``tune --out`` each
+    round's chunks; killed by its PID and resumed, it prints the uninterrupted
+    run's numbers and reruns none of the kept pieces."""
     folder = tmp_path / "run"
     saved = _kill_after_first_chunk(args, folder, pieces=pieces)
     assert not (folder / "manifest.json").exists()

@@ -400,6 +400,9 @@ def _interrupted():
     results = sys.modules.get("sim.run.results")
     if results is not None:
         results.discard_pending()
+    warmup = sys.modules.get("sim.run.warmup")
+    if warmup is not None:
+        warmup.stop_all()
     if sys.stderr.isatty():
         sys.stderr.write("\x1b[?25h")  # show the cursor a progress bar hid
     print("zonesim: interrupted", file=sys.stderr, flush=True)

@@ -54,10 +54,11 @@ def report(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from sim.report.study import STEPS, load_study, run_study, write_report
+    from sim.report.study import STEP_KERNELS, STEPS, load_study, run_study, write_report
     from sim.run.chunks import checkpoints
     from sim.run.distributed import cluster
     from sim.run.results import manifest, write_json
+    from sim.run.warmup import Warmup
 
     game = load_checked(content)
     load_study(game, quick)  # a bad report.toml fails before any work
@@ -77,9 +78,12 @@ def report(
 
     with Progress(TextColumn("report"), BarColumn(), TextColumn("{task.fields[step]}"), TimeElapsedColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as bar, \
-            cluster(scheduler, workers) as client:
+            cluster(scheduler, workers) as client, Warmup(dict.fromkeys(STEP_KERNELS.values())) as warmup:
+        if warmup.groups:
+            announce(f"compiling the kernels of {', '.join(warmup.groups)} in a second process meanwhile")
         task = bar.add_task("report", total=len(STEPS), step="")
-        sections, study = run_study(game, out, quick=quick, client=client, on_step=step, store=store)
+        sections, study = run_study(game, out, quick=quick, client=client, on_step=step, store=store,
+                                    warmup=warmup)
     if base_dir is not None:
         sections = _against(sections, game, base_dir, quick, study)
     _save_content(game.directory, out / "content")

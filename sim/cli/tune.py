@@ -10,7 +10,7 @@ import typer
 
 from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, GROUP, JSON, RESUME, SCHEDULER, SEED, THREADS, UsageProblem,
                             WORKERS, _loadout, _set_threads, _with_progress, app, check_valued_strategies, load_checked,
-                            loadout_options, progress)
+                            loadout_options, progress, run_params)
 from sim.cli.economy import _scenario_loadout, economy_tune
 from sim.content.loadout import check_monsters
 
@@ -49,8 +49,9 @@ def tune(
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write tune.parquet, prices.parquet, a chart of the "
                                                            "prices across rounds, manifest.json, and content/: a "
-                                                           "copy of the content with the tuned prices (whole-game "
-                                                           "prices: and a checkpoint per valued kit, for --resume)."),
+                                                           "copy of the content with the tuned prices; and "
+                                                           "checkpoints for --resume (whole-game prices: each valued "
+                                                           "kit; a scenario: each round's value sums)."),
     resume: bool = RESUME,
     threads: Optional[int] = THREADS,
     scheduler: Optional[str] = SCHEDULER,
@@ -95,8 +96,8 @@ def tune(
         with cluster(scheduler, workers) as client:
             return economy_tune(game, quick=quick, seed=seed, rounds=rounds or 20, damping=damping or 0.5,
                                 as_json=as_json, out=out, resume=resume, items=items, client=client)
-    if quick or items or resume:
-        raise UsageProblem("--quick, --items and --resume: for whole-game prices; drop the scenario options "
+    if quick or items:
+        raise UsageProblem("--quick and --items: for whole-game prices; drop the scenario options "
                            "(--monster, the loadout, --strategy, --mode, --objective) or these")
     mode, rounds, damping = mode or "fight", rounds or 12, damping or 0.5
     if mode not in ("fight", "skirmish", "stalkeriada"):
@@ -112,8 +113,17 @@ def tune(
     rival_names = check_valued_strategies([strategy] if strategy else [], mode, opponents)
     _set_threads(threads)
     if shop and objective.startswith("target-finish"):
+        if resume:
+            raise UsageProblem("--resume: not for --objective target-finish (ten short bisection steps); run it "
+                               "again without --resume")
         return _tune_pace(game, [strategy or "cautious", *rival_names], objective, move, trials, seed,
                           as_json, out)
+    from sim.run.chunks import checkpoints
+
+    store = checkpoints(out, run_params("tune", game, mode=mode, loadout=None if shop else base, monster=monster,
+                                        strategy=strategy, opponents=rival_names if shop else None,
+                                        objective=objective, budget=budget, rounds=rounds, damping=damping,
+                                        trials=trials, seed=seed), resume)
     from sim.run.distributed import cluster  # these compile the kernels
     from sim.run.measures import value_measures
     from sim.run.tune import parse_objective, parse_shop_objective, tune_prices, tune_shop
@@ -129,7 +139,7 @@ def tune(
             result = _with_progress(lambda cb: tune_shop(game, player, rivals, objective=objective, rounds=rounds,
                                                          damping=damping, games=trials, seed=seed,
                                                          on_round=cb and (lambda r, n: cb(r, n, None)),
-                                                         client=client),
+                                                         client=client, store=store),
                                     rounds, None, label="tuning rounds")
     else:
         name, measure = next(iter(value_measures(game, mode, [strategy] if strategy else [], monster, base, trials,
@@ -143,7 +153,7 @@ def tune(
                                                            objective=objective, rounds=rounds, damping=damping,
                                                            trials=trials, seed=seed,
                                                            on_round=cb and (lambda r, n: cb(r, n, None)),
-                                                           client=client),
+                                                           client=client, store=store),
                                     rounds, None, label="tuning rounds")
     table = result.table()
     summary = {"objective": objective, "mode": mode, "strategy": name, "budget": budget, "seed": seed,

@@ -25,6 +25,7 @@ Randomness per trial: stream ``STALKER`` for the stalker's attack dice,
 import numpy as np
 from numba import njit, prange, types
 
+from sim.kernels import entry_point
 from sim.kernels.rng import (
     STATE_SIZE, die, first_word, mix, roll, set_stream_at_first_word, start_stream, stream_key, trial_base,
 )
@@ -468,27 +469,30 @@ def _start_trial(rng, keys):
 BLOCK = 4096
 """Trials per parallel block; the sums do not depend on it."""
 
-_RUN_SIG = types.void(
+_TRIALS_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
     DecisionType, DecisionType, DecisionType, DecisionType, DecisionType,
-    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int8[::1],
 )
 
 
-@njit(_RUN_SIG, parallel=True, cache=True)
-def run_fights(seed, trial_start, n_trials, template, params, asks,
-               escape, target, weapon, heal, rescue,
-               counts, rounds_hist, hp_hist, used):
-    """Fight trials ``trial_start .. trial_start + n_trials - 1`` and add their
+@entry_point(_TRIALS_SIG, parallel=True)
+def fight_trials(seed, trial_start, n_trials, template, params, asks,
+                 escape, target, weapon, heal, rescue,
+                 counts, rounds_hist, hp_hist, used, out):
+    """Fight trials ``trial_start .. trial_start + n_trials - 1``: adds their
     aggregates to ``counts`` (by outcome), ``rounds_hist`` (rounds fought),
     ``hp_hist`` (HP left, deaths at 0) and ``used`` (healing items, then
-    explosives). Integer sums: identical for any thread count or chunking."""
+    explosives), and, if ``out`` is not empty, puts trial ``trial_start + i``'s
+    outcome in ``out[i]``. Integer sums: identical for any thread count or chunking.
+    One compiled body serves ``run_fights`` and ``fight_outcomes``."""
     n_blocks = (n_trials + BLOCK - 1) // BLOCK
     c_b = np.zeros((n_blocks, counts.size), np.int64)
     r_b = np.zeros((n_blocks, rounds_hist.size), np.int64)
     h_b = np.zeros((n_blocks, hp_hist.size), np.int64)
     u_b = np.zeros((n_blocks, used.size), np.int64)
     seed_mixed = mix(np.uint64(seed))
+    per_trial = out.size > 0
     for b in prange(n_blocks):
         view = template.copy()
         rng = np.zeros(RNG_SIZE, np.uint64)
@@ -504,33 +508,29 @@ def run_fights(seed, trial_start, n_trials, template, params, asks,
             c_b[b, outcome] += 1
             r_b[b, view[ROUND]] += 1
             h_b[b, max(0, view[HP])] += 1
+            if per_trial:
+                out[trial - trial_start] = outcome
     counts += c_b.sum(axis=0)
     rounds_hist += r_b.sum(axis=0)
     hp_hist += h_b.sum(axis=0)
     used += u_b.sum(axis=0)
 
 
-_OUTCOMES_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
-    DecisionType, DecisionType, DecisionType, DecisionType, DecisionType, types.int8[::1],
-)
+_NO_OUTCOMES = np.zeros(0, np.int8)
 
 
-@njit(_OUTCOMES_SIG, parallel=True, cache=True)
+def run_fights(seed, trial_start, n_trials, template, params, asks, escape, target, weapon, heal, rescue,
+               counts, rounds_hist, hp_hist, used):
+    """``fight_trials`` adding only the aggregates."""
+    fight_trials(seed, trial_start, n_trials, template, params, asks, escape, target, weapon, heal, rescue,
+                 counts, rounds_hist, hp_hist, used, _NO_OUTCOMES)
+
+
 def fight_outcomes(seed, trial_start, n_trials, template, params, asks, escape, target, weapon, heal, rescue, out):
     """The outcome of each trial ``trial_start + i`` in ``out[i]`` (``WIN`` ..
     ``DEATH``), on the same streams as ``run_fights``: two loadouts run with one
     seed meet the same dice, so their per-trial differences pair up."""
-    n_blocks = (n_trials + BLOCK - 1) // BLOCK
-    seed_mixed = mix(np.uint64(seed))
-    for b in prange(n_blocks):
-        view = template.copy()
-        rng = np.zeros(RNG_SIZE, np.uint64)
-        used = np.zeros(template[N_HEAL] + template[N_EXPL], np.int64)
-        first = b * BLOCK
-        keys = _trial_keys(seed_mixed, trial_start + first)
-        for i in range(first, min(n_trials, first + BLOCK)):
-            _reset(view, template)
-            _start_trial(rng, keys)
-            keys = _trial_keys(seed_mixed, trial_start + i + 1)
-            out[i] = fight_once(view, params, asks, rng, escape, target, weapon, heal, rescue, used)
+    fight_trials(seed, trial_start, n_trials, template, params, asks, escape, target, weapon, heal, rescue,
+                 np.zeros(len(OUTCOMES), np.int64), np.zeros(template[MAX_ROUNDS] + 1, np.int64),
+                 np.zeros(template[MAX_HP] + 1, np.int64), np.zeros(template[N_HEAL] + template[N_EXPL], np.int64),
+                 out)

@@ -16,6 +16,7 @@ Random streams per trial: the fight's three (stalker, monster, escape), then
 import numpy as np
 from numba import njit, prange, types
 
+from sim.kernels import entry_point
 from sim.kernels import fight as F
 from sim.kernels.dice import skill_test
 from sim.kernels.rng import die, mix, pick, roll, start_stream, trial_base
@@ -650,7 +651,7 @@ _RUN_SIG = types.void(
 )
 
 
-@njit(_RUN_SIG, parallel=True, cache=True)
+@entry_point(_RUN_SIG, parallel=True)
 def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, dist, orders, tables,
                  vectors, at, tally, sums):
     """Campaign trials ``trial_start ..``; adds to ``tally`` (sections at ``at``):

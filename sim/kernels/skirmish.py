@@ -15,6 +15,7 @@ Streams per skirmish: one per fighter (every roll of that fighter) and SETUP
 import numpy as np
 from numba import njit, prange, types
 
+from sim.kernels import entry_point
 from sim.kernels.rng import STATE_SIZE, die, mix, pick, roll, start_stream, trial_base
 
 # action kinds, manoeuvres, postures, hands
@@ -795,7 +796,7 @@ _TURN_SIG = types.int64(types.int64[::1], types.int64, _FNS, types.uint64[::1], 
                         types.int64[:, ::1])
 
 
-@njit(_TURN_SIG, cache=True)
+@entry_point(_TURN_SIG)
 def one_turn(g, i, fns, rng, rec, log):
     """One turn of fighter ``i`` with its strategy (for tests and tools); returns
     the number of answers logged."""
@@ -804,7 +805,7 @@ _RECORDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1
                           types.int64[:, ::1], types.int64)
 
 
-@njit(_RECORDS_SIG, cache=True)
+@entry_point(_RECORDS_SIG)
 def skirmish_records(seed, first, n, template, fns, records, log, log_trial):
     """Skirmishes ``first .. first + n - 1`` one by one: ``records[k]`` the record
     of skirmish ``first + k``; the answers of skirmish ``log_trial`` go to ``log``."""
@@ -831,7 +832,7 @@ TALLY_SIZE = T_ROUNDS + 64
 _RUN_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], _FNS, types.int64[::1])
 
 
-@njit(_RUN_SIG, parallel=True, cache=True)
+@entry_point(_RUN_SIG, parallel=True)
 def run_skirmishes(seed, first, n, template, fns, tally):
     """Skirmishes ``first .. first + n - 1``: adds to ``tally`` the count, the
     outcomes, the sum and the sum of squares of every record field, and the
@@ -858,7 +859,7 @@ def run_skirmishes(seed, first, n, template, fns, tally):
 _SURVIVAL_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], _FNS, types.int8[::1])
 
 
-@njit(_SURVIVAL_SIG, parallel=True, cache=True)
+@entry_point(_SURVIVAL_SIG, parallel=True)
 def skirmish_survival(seed, first, n, template, fns, out):
     """``out[k]`` = 1 if every stalker survives skirmish ``first + k`` (item values
     on common random numbers; identical for any thread count)."""

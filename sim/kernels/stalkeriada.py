@@ -20,6 +20,7 @@ memory, for no speed.
 import numpy as np
 from numba import njit, prange, types
 
+from sim.kernels import entry_point
 from sim.kernels.rng import STATE_SIZE, die, mix, pick, start_stream, trial_base
 
 # tile, square and fence kinds, in the order of sim.content.stalkeriada's TILE_KINDS,
@@ -720,7 +721,7 @@ _TURN_SIG = types.void(types.int64[::1], types.int64, _TABLES, types.uint64[::1]
                        types.int64[:, ::1])
 
 
-@njit(_TURN_SIG, cache=True)
+@entry_point(_TURN_SIG)
 def one_turn(g, s, tables, rng, fn, params, rec):
     """One turn of seat ``s`` with the compiled tables (for tests and tools)."""
     cfg, squares, prices, _ = tables
@@ -732,7 +733,7 @@ _RECORDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64, ty
                           types.int64[:, ::1], types.int64[:, :, ::1], types.int64[:, :, ::1])
 
 
-@njit(_RECORDS_SIG, cache=True)
+@entry_point(_RECORDS_SIG)
 def game_records(seed, first_game, n_games, rotation, template, tables, fns, params, n_seats,
                  results, records, money_rounds):
     """Games ``first_game ..`` one by one: ``results[i]`` = (winner seat, length,
@@ -760,7 +761,7 @@ _RUN_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.
                       types.int64[::1], types.int64[::1])
 
 
-@njit(_RUN_SIG, parallel=True, cache=True)
+@entry_point(_RUN_SIG, parallel=True)
 def run_games(seed, first, n, rotations, template, tables, fns, params, n_seats, at, tally):
     """Games ``first .. first + n - 1`` of a run: game ``i`` uses the streams of
     ``i // rotations`` and the seat rotation ``i % rotations`` (so every rotation

@@ -485,12 +485,17 @@ STEPS = (("item economy", economy_step), ("item economy in fights", economy_figh
          ("item values", values_step), ("loadouts", loadouts_step),
          ("skirmishes", skirmish_step),
          ("tuning", tune_step), ("journeys", journeys_step), ("Stalkeriada", stalkeriada_step))
+STEP_KERNELS = {"item economy in fights": "fights", "fights": "fights", "item values": "fights",
+                "loadouts": "fights", "skirmishes": "skirmishes", "tuning": "fights", "Stalkeriada": "Stalkeriada"}
+"""The ``sim.run.warmup`` group of kernels each step needs beyond the first step's (journeys)."""
 
 
-def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=None, store=None):
+def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=None, store=None, warmup=None):
     """Run every step into ``out`` (on the Dask ``client`` if given); returns the sections and the study.
     With a checkpoint ``store`` (``sim.run.chunks.Checkpoints``) each finished step's section is kept, and
-    a resumed run takes the kept ones (their charts are in ``out`` already) instead of running them again."""
+    a resumed run takes the kept ones (their charts are in ``out`` already) instead of running them again.
+    A ``sim.run.warmup.Warmup`` compiling the later steps' kernels is waited for before each step that
+    needs its group."""
     study = replace(load_study(content, quick), client=client)
     sections = []
     for k, (label, step) in enumerate(STEPS):
@@ -499,6 +504,8 @@ def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=
         name = f"step-{k:02d}.pickle"
         section = store.load_object(name) if store is not None else None
         if section is None:
+            if warmup is not None:
+                warmup.wait(STEP_KERNELS.get(label))
             start = time.perf_counter()
             section = step(content, study, out)
             section = section[0] if isinstance(section, tuple) else section

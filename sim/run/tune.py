@@ -113,10 +113,12 @@ class TuneResult:
 
 
 def tune_prices(content: Content, base: Loadout, measure_for, *, budget, objective="equal-value", rounds=12,
-                damping=0.5, trials=40_000, seed=1, on_round=None, client=None) -> TuneResult:
+                damping=0.5, trials=40_000, seed=1, on_round=None, client=None, store=None) -> TuneResult:
     """Tune the prices of the items ``base`` can add or swap in (module docstring).
     ``measure_for(content)`` gives the ``item_values`` measure under that content;
-    with a Dask ``client`` each round's values run on the cluster (same numbers)."""
+    with a Dask ``client`` each round's values run on the cluster (same numbers);
+    with a checkpoint ``store`` each round's value sums are kept, and a resumed
+    run replays the kept rounds from them."""
     kind, target = parse_objective(objective)
     if budget < 0:
         raise LoadoutError(f"--budget: {budget}; give 0 or more G")
@@ -129,7 +131,8 @@ def tune_prices(content: Content, base: Loadout, measure_for, *, budget, objecti
     prices, reference, rows, converged = dict(start), base, [], False
     for r in range(1, rounds + 1):
         current = with_prices(content, prices)
-        result = item_values(current, reference, measure_for(current), trials=trials, seed=seed, client=client)
+        result = item_values(current, reference, measure_for(current), trials=trials, seed=seed, client=client,
+                             store=store, tag=f"round{r}")
         fair = _fair(result.table, prices)
         for item_id in names:
             f = fair.get(item_id)
@@ -265,14 +268,15 @@ def write_shop_content(source: Path, target: Path, prices: dict) -> Path:
 
 
 def tune_shop(content: Content, strategy, opponents, *, objective="equal-value", rounds=8, damping=0.5,
-              games=2000, seed=1, on_round=None, client=None) -> TuneResult:
+              games=2000, seed=1, on_round=None, client=None, store=None) -> TuneResult:
     """Tune the Stalkeriada shop prices (OZK, pliers, nut; S-04) for a planner
     strategy at a table with ``opponents``: each item's value is its win-rate
     change (``sim.run.value.stalkeriada_values``), its fair price per card that
     value at the least-squares rate; prices move ``damping`` of the way with
     their total kept, until each lies inside its interval. ``target-winrate=W``
     then bisects one price level so the strategy wins with probability W.
-    With a Dask ``client`` the games run on the cluster (same numbers)."""
+    With a Dask ``client`` the games run on the cluster (same numbers); with a
+    checkpoint ``store`` each round's batch counts are kept for a resumed run."""
     import shutil
     import tempfile
 
@@ -293,20 +297,20 @@ def tune_shop(content: Content, strategy, opponents, *, objective="equal-value",
 
     try:
         return _tune_shop_rounds(at, start, prices, rows, strategy, opponents, kind, target, rounds, damping, games,
-                                 seed, on_round, client)
+                                 seed, on_round, client, store)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def _tune_shop_rounds(at, start, prices, rows, strategy, opponents, kind, target, rounds, damping, games, seed,
-                      on_round, client):
+                      on_round, client, store):
     """The measure-and-move rounds, then the price level, of ``tune_shop``."""
     from sim.run.value import stalkeriada_values
 
     converged = False
     for r in range(1, rounds + 1):
         values = stalkeriada_values(at(prices, f"round{r}"), strategy, opponents, games=games, seed=seed,
-                                    client=client)
+                                    client=client, store=store, tag=f"round{r}-")
         fair = _fair(values.table, prices)
         for item in prices:
             rows.append({"round": r, "item": item, "price": prices[item], **(fair.get(item) or _NO_FAIR)})

@@ -402,12 +402,13 @@ def journey_values(content: Content, base: Loadout, strategy, *, days, trials, s
 STALKERIADA_ITEMS = (("ozk", "ozk"), ("pliers", "pliers"), ("nut", "nuts"))  # shop item, planner parameter
 
 
-def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, client=None, store=None
+def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, client=None, store=None, tag=""
                        ) -> ValueResult:
     """The value of each Stalkeriada shop item (S-08, S-11, S-15) to a planner
     strategy: the change in its win rate when it buys the item (its nuts, for
     the nut) against when it does not, at a table with ``opponents``, every
-    seat order played on the same dice; the batches run on a Dask ``client`` if given."""
+    seat order played on the same dice; the batches run on a Dask ``client`` if given,
+    and are kept in a checkpoint ``store`` under names that start with ``tag``."""
     from sim.content.stalkeriada import load_stalkeriada
     from sim.run.stalkeriada import simulate_stalkeriada
     from strategies.stalkeriada import PLANNER_PARAMS
@@ -423,7 +424,7 @@ def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, cl
                                       first_game=first)
         return int(result.win_rates()["wins"][0]) / (1 + len(opponents))
 
-    c0 = _batch_counts(partial(wins, strategy), size, client, store, f"{strategy.name}-base")
+    c0 = _batch_counts(partial(wins, strategy), size, client, store, f"{tag}{strategy.name}-base")
     rows = []
     for item, param in STALKERIADA_ITEMS:
         i = PLANNER_PARAMS.index(param)
@@ -432,7 +433,7 @@ def stalkeriada_values(content: Content, strategy, opponents, *, games, seed, cl
         params = list(strategy.params)
         params[i] = 0.0 if held else count
         other = replace(strategy, name=f"{strategy.name} {'without' if held else 'with'} {item}", params=tuple(params))
-        c1 = _batch_counts(partial(wins, other), size, client, store, f"{strategy.name}-{item}")
+        c1 = _batch_counts(partial(wins, other), size, client, store, f"{tag}{strategy.name}-{item}")
         row = _batch_row(c0, c1, size, "win_rate")
         if held:  # the value of having it: base minus the variant without it
             row.update(value=-row["value"], ci_low=-row["ci_high"], ci_high=-row["ci_low"], win_rate=c0.sum() / (size * BATCHES))

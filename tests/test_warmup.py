@@ -1,0 +1,53 @@
+"""Kernel entry points compile at their first call, and a child process compiles a
+long run's later kernels ahead (``sim.run.warmup``): what the first run on an
+empty cache costs (issue #17)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sim.run import warmup as W
+
+
+def test_importing_the_kernel_modules_compiles_nothing(tmp_path):
+    """Every kernel module imports into an empty cache without compiling: a run
+    compiles only the entry points it calls."""
+    code = "import sim.kernels.fight, sim.kernels.journey, sim.kernels.skirmish, sim.kernels.stalkeriada"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "ZONESIM_CACHE_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert [p for p in Path(tmp_path).rglob("*") if p.is_file()] == []
+
+
+def test_every_warmup_target_names_an_entry_point_or_a_module():
+    from importlib import import_module
+
+    from sim.kernels import EntryPoint
+
+    for group, targets in W.GROUPS.items():
+        for target in targets:
+            module, _, entry = target.partition(":")
+            assert not entry or isinstance(getattr(import_module(module), entry), EntryPoint), (group, target)
+
+
+def test_a_child_compiles_its_group_marks_it_warm_and_a_warm_group_starts_no_child():
+    mark = W._mark("fights")
+    mark.unlink(missing_ok=True)
+    with W.Warmup(["fights"]) as warmup:
+        assert warmup.groups == ["fights"] and warmup.child is not None
+        warmup.wait("fights")
+        warmup.wait("journeys")  # a group it was not given: no wait
+        assert warmup.child.wait(60) == 0
+    assert mark.exists()
+    again = W.Warmup(["fights"])
+    assert again.groups == [] and again.child is None
+
+
+def test_stopping_kills_the_child_and_releases_every_wait():
+    W._mark("Stalkeriada").unlink(missing_ok=True)
+    warmup = W.Warmup(["Stalkeriada"])
+    warmup.stop()
+    assert warmup.child.returncode is not None and warmup.child.returncode != 0
+    warmup.wait("Stalkeriada")  # returns: the child ended
+    assert warmup not in W._running
