@@ -306,7 +306,8 @@ def announce_compile():
     if cache.is_dir() and any(cache.rglob("*.nbi")):
         announce(f"loading the compiled kernels from {cache} (seconds; minutes for any not compiled yet)")
     else:
-        announce(f"compiling the kernels into an empty cache {cache}: up to about 7 minutes on 2 cores, once")
+        announce(f"compiling the kernels into an empty cache {cache} as they are first used: up to about 4 "
+                 "minutes in all, once")
 
 
 @contextmanager
