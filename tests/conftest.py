@@ -1,6 +1,7 @@
 """Shared fixtures: the default content, kernel runs in the reference's terms."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -62,6 +63,13 @@ def zonesim(*args, cwd=None, env=None):
     """Run ``python -m sim ARGS`` and capture its output."""
     return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
                           timeout=900, cwd=cwd, env=env)
+
+
+def empty_cache_env(folder):
+    """The environment of a ``zonesim`` run whose numba cache is the empty ``folder``
+    (without this session's ``NUMBA_CACHE_DIR``, which would win over it)."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    return {**env, "ZONESIM_CACHE_DIR": str(folder)}
 
 
 def zonesim_json(*args, cwd=None, env=None):

@@ -4,7 +4,6 @@
 The refusal tests run ``zonesim`` on an empty numba cache: a refusal that
 compiled anything would leave compiled files there (and take minutes)."""
 
-import os
 import shutil
 import signal
 import subprocess
@@ -16,7 +15,7 @@ import pytest
 
 from sim.content import DEFAULT_DIR
 from sim.content.maps import load_map
-from tests.conftest import edited_content, zonesim
+from tests.conftest import edited_content, empty_cache_env, zonesim
 
 
 def one_error_line(proc, fragment):
@@ -73,7 +72,7 @@ def test_bad_input_is_refused_before_any_kernel_compiles(tmp_path, case):
                            "would take about"),
     }[case]()
     start = time.perf_counter()
-    proc = zonesim(*args, env={**os.environ, "ZONESIM_CACHE_DIR": str(cache)})
+    proc = zonesim(*args, env=empty_cache_env(cache))
     elapsed = time.perf_counter() - start
     one_error_line(proc, fragment)
     assert compiled_files(cache) == [], f"compiled before refusing ({elapsed:.1f} s)"
@@ -128,7 +127,7 @@ def test_ctrl_c_stops_a_run_at_once_with_exit_130(tmp_path, command):
 def test_ctrl_c_stops_the_report_and_its_compiling_child(tmp_path):
     """On an empty cache the report compiles its later kernels in a child process
     (``sim.run.warmup``); Ctrl-C ends both within 2 s."""
-    env = {**os.environ, "ZONESIM_CACHE_DIR": str(tmp_path / "cache")}
+    env = empty_cache_env(tmp_path / "cache")
     proc = subprocess.Popen([sys.executable, "-m", "sim", "report", "--quick", "--out", str(tmp_path / "out")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

@@ -15,7 +15,8 @@ import pytest
 from sim.run.chunks import Checkpoints, Chunk, ResumeError, plan, run_chunks
 from tests.conftest import zonesim
 
-TIMING = ("elapsed_s", "hex_steps_per_s", "skirmishes_per_s", "player_turns_per_s")
+TIMING = ("elapsed_s", "hex_steps_per_s", "skirmishes_per_s", "player_turns_per_s", "encounters_per_s",
+          "fights_per_s")
 
 
 def _numbers(stdout):
@@ -161,6 +162,26 @@ def test_resumed_report_takes_the_finished_steps_and_runs_the_rest(tmp_path, mon
     assert sections[0].blocks == [("p", f"first on {game.digest[:8]}")]
 
 
+def test_a_resumed_report_against_a_baseline_measures_neither_side_again(tmp_path, monkeypatch):
+    """``report --baseline --resume``: each side's finished group of headline numbers is kept."""
+    from types import SimpleNamespace
+
+    from sim.cli import report as cli_report
+    from sim.compare import baseline, metrics
+    from sim.content import load_content
+
+    measured = []
+    monkeypatch.setattr(metrics, "measure_group", lambda part, plan: measured.append(part[1]) or [])
+    monkeypatch.setattr(baseline, "with_baseline", lambda sections, rows, *rest: rows)
+    game, study = load_content(), SimpleNamespace(settings={"journey_tier": "standard"})
+    cli_report._against([], game, game, True, study, Checkpoints(tmp_path, {"run": 1}, resume=False))
+    groups = list(measured)
+    cli_report._against([], game, game, True, study, Checkpoints(tmp_path, {"run": 1}, resume=True))
+    assert groups and measured == groups  # the resumed report measured nothing again
+    assert len(groups) == 2 * len(metrics.make_plan(game, quick=True).groups)
+    assert {p.name.split("-")[0] for p in tmp_path.glob("*.pickle")} == {"baseline", "new"}
+
+
 @pytest.mark.slow
 def test_killed_report_resumes_to_the_same_report(tmp_path):
     """A real ``report --quick`` killed by its PID after its first step, resumed, writes the
@@ -197,11 +218,15 @@ def _without_timings(stdout):
     (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 4000, "--seed", 3), "batches-*.npz"),
     (("tune", "-m", "snork", "--weapon", "ak47", "--trials", 1_000_000, "--rounds", 3, "--seed", 3),
      "values-round*.npz"),
+    (("encounter", "-m", "snork", "--weapon", "ak47", "--trials", 200_000_000, "--chunk", 2_000_000, "--seed", 3),
+     "fights-*.npz"),
+    (("loadouts", "--budget", 1500, "-m", "bloodsucker", "--trials", 20_000, "--seed", 3), "loadouts-*.npz"),
 ])
 def test_killed_scenario_valuation_resumes_to_the_same_json(tmp_path, args, pieces):
     """A scenario ``value --out`` keeps each finished chunk of fights (or each
-    item's paired batches of campaigns), and a scenario ``tune --out`` each
-    round's chunks; killed by its PID and resumed, it prints the uninterrupted
+    item's paired batches of campaigns), a scenario ``tune --out`` each round's
+    chunks, ``encounter --out`` each chunk of fights and ``loadouts --out`` each
+    batch of loadouts; killed by its PID and resumed, it prints the uninterrupted
     run's numbers and reruns none of the kept pieces."""
     folder = tmp_path / "run"
     saved = _kill_after_first_chunk(args, folder, pieces=pieces)

@@ -2,12 +2,12 @@
 long run's later kernels ahead (``sim.run.warmup``): what the first run on an
 empty cache costs (issue #17)."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from sim.run import warmup as W
+from tests.conftest import empty_cache_env
 
 
 def test_importing_the_kernel_modules_compiles_nothing(tmp_path):
@@ -15,7 +15,7 @@ def test_importing_the_kernel_modules_compiles_nothing(tmp_path):
     compiles only the entry points it calls."""
     code = "import sim.kernels.fight, sim.kernels.journey, sim.kernels.skirmish, sim.kernels.stalkeriada"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "ZONESIM_CACHE_DIR": str(tmp_path)})
+                          env=empty_cache_env(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert [p for p in Path(tmp_path).rglob("*") if p.is_file()] == []
 

@@ -7,9 +7,10 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, JSON, SEED, THREADS, UsageProblem,
+from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, JSON, RESUME, SEED, THREADS, UsageProblem,
                             _fight_assumed, _fmt_p, _group_assumed, _loadout, _scenario_title, _set_threads,
-                            _with_progress, app, check_strategies, check_trials, load_checked, loadout_options)
+                            _with_progress, app, check_strategies, check_trials, load_checked, loadout_options,
+                            run_params)
 from sim.content.loadout import check_monsters
 
 
@@ -25,7 +26,9 @@ def encounter(
     exact: bool = typer.Option(False, "--exact", help="Solve exactly (Markov chain): fighter/runner, one monster, "
                                                       "no explosives."),
     as_json: bool = JSON,
-    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and a PNG chart here."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and a PNG chart here "
+                                                           "(and a checkpoint per finished chunk, for --resume)."),
+    resume: bool = RESUME,
     target_ci: Optional[float] = typer.Option(None, help="Add trials until the 95% interval of p_survive is "
                                                          "narrower than this."),
     threads: Optional[int] = THREADS,
@@ -57,7 +60,14 @@ def encounter(
     if not exact:
         check_trials("--trials", n, FIGHTS_PER_S, "fight")
     check_strategies("--strategy", [strategy], "fight")
+    if exact and resume:
+        raise UsageProblem("--resume: for sampled fights; --exact solves at once")
     _set_threads(threads)
+    from sim.run.chunks import checkpoints
+
+    store = None if exact else checkpoints(out, run_params("encounter", game, loadout=loadout, monster=monster,
+                                                           strategy=strategy, trials=n, seed=seed, chunk=chunk,
+                                                           target_ci=target_ci), resume)
     import strategies  # compiles the kernels
     from sim.run.fight import exact_fight, simulate_fight
 
@@ -67,7 +77,7 @@ def encounter(
     else:
         result = _with_progress(lambda cb: simulate_fight(
             game, loadout, monster, strat, trials=n, seed=seed, chunk=chunk, target_ci=target_ci, on_progress=cb,
-        ), n, target_ci)
+            store=store), n, target_ci)
     title = _scenario_title(loadout, monster, strat.name)
     assumed = _fight_assumed(game, {loadout.character, *monster, *loadout.cards()})
     summary = {**result.summary(), "assumed": assumed}

@@ -2,6 +2,7 @@
 survival per loadout, the Pareto front of cost against survival and the best
 loadout per budget step (Z-11, Z-18, Z-20..Z-24, Z-32, Z-42)."""
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -9,9 +10,9 @@ from typing import List, Optional
 
 import typer
 
-from sim.cli.common import (CHARACTER, CONTENT_OPTION, JSON, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
+from sim.cli.common import (CHARACTER, CONTENT_OPTION, JSON, RESUME, SCHEDULER, SEED, THREADS, UsageProblem, WORKERS,
                             _fight_assumed, _fmt_p, _group_assumed, _set_threads, _with_progress, app, check_strategies,
-                            load_checked)
+                            load_checked, run_params)
 
 
 FAMILIES_DEFAULT = "firearms,modifiers,armour,healing,explosives,escape"
@@ -48,7 +49,9 @@ def loadouts(
     max_loadouts: int = typer.Option(50_000, help="Refuse to fight more loadouts than this."),
     as_json: bool = JSON,
     out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, parquet tables and a PNG chart "
-                                                           "here."),
+                                                           "here (and a checkpoint per finished batch of loadouts, "
+                                                           "for --resume)."),
+    resume: bool = RESUME,
     threads: Optional[int] = THREADS,
     scheduler: Optional[str] = SCHEDULER,
     workers: Optional[int] = WORKERS,
@@ -119,15 +122,22 @@ def loadouts(
     found = enumerate_loadouts(game, budget=budget, character=character, max_count=max_count, families=names,
                                reputation=reputation, limit=max_loadouts, journey=journey is not None)
     _set_threads(threads)
+    from sim.run.chunks import checkpoints
+
+    store = checkpoints(out, run_params("loadouts", game, loadouts=hashlib.sha256(repr(found).encode()).hexdigest(),
+                                        groups=[[list(g.monsters), g.weight] for g in groups], strategy=strategy,
+                                        trials=trials, seed=seed, journey=journey), resume)
     total = len(found) * len(groups) * trials
     with cluster(scheduler, workers) as client:
         if journey is not None:
             result = _with_progress(lambda cb: evaluate_journey_loadouts(
-                game, found, strat, days=journey, trials=trials, seed=seed, on_progress=cb, client=client), total,
+                game, found, strat, days=journey, trials=trials, seed=seed, on_progress=cb, client=client,
+                store=store), total,
                 None, label="campaigns")
         else:
             result = _with_progress(lambda cb: evaluate_loadouts(game, found, groups, strat, trials=trials,
-                                                                 seed=seed, on_progress=cb, client=client),
+                                                                 seed=seed, on_progress=cb, client=client,
+                                                                 store=store),
                                     total, None)
     table = result.table()
     steps = best_per_step(table, step, budget)

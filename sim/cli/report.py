@@ -62,11 +62,11 @@ def report(
 
     game = load_checked(content)
     load_study(game, quick)  # a bad report.toml fails before any work
-    base_dir = _baseline_dir(baseline)
+    base = _baseline(baseline)
     if out.exists() and not out.is_dir():
         raise UsageProblem(f"--out: {out} is a file; give a folder")
     _set_threads(threads)
-    store = checkpoints(out, run_params("report", game, quick=quick), resume)
+    store = checkpoints(out, run_params("report", game, quick=quick, baseline=base and base.digest), resume)
     start = time.perf_counter()
     console = Console(stderr=True)
     announce_compile()
@@ -84,8 +84,8 @@ def report(
         task = bar.add_task("report", total=len(STEPS), step="")
         sections, study = run_study(game, out, quick=quick, client=client, on_step=step, store=store,
                                     warmup=warmup)
-    if base_dir is not None:
-        sections = _against(sections, game, base_dir, quick, study)
+    if base is not None:
+        sections = _against(sections, game, base, quick, study, store)
     _save_content(game.directory, out / "content")
     elapsed = time.perf_counter() - start
     header = {"title": "zonesim balance report" + (" (quick draft)" if quick else ""),
@@ -102,28 +102,26 @@ def report(
     print(f"{md} and {html} written in {elapsed:.0f} s")
 
 
-def _baseline_dir(baseline):
-    """The baseline's content folder (checked before any work), or None."""
+def _baseline(baseline):
+    """The baseline's content (checked before any work), or None."""
     if baseline is None:
         return None
     from sim.compare.diff import resolve_content
     from sim.content import load_content
 
-    folder = resolve_content(baseline, "--baseline")
-    load_content(folder)
-    return folder
+    return load_content(resolve_content(baseline, "--baseline"))
 
 
-def _against(sections, game, base_dir, quick, study):
-    """The sections with the content diff first and "vs baseline" columns (``sim.compare.baseline``)."""
+def _against(sections, game, base, quick, study, store):
+    """The sections with the content diff first and "vs baseline" columns (``sim.compare.baseline``);
+    each side's finished group of headline numbers is kept in the checkpoint ``store`` for --resume."""
     from sim.compare.baseline import with_baseline
     from sim.compare.diff import content_diff
     from sim.compare.metrics import make_plan, measure, paired
-    from sim.content import load_content
 
     plan = make_plan(game, quick=quick)
-    rows = paired(measure(load_content(base_dir), plan), measure(game, plan))
-    return with_baseline(sections, rows, content_diff(base_dir, game.directory), base_dir,
+    rows = paired(measure(base, plan, store=store, side="baseline"), measure(game, plan, store=store, side="new"))
+    return with_baseline(sections, rows, content_diff(base.directory, game.directory), base.directory,
                          study.settings["journey_tier"])
 
 

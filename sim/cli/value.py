@@ -118,12 +118,12 @@ def value(
         raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
     check_trials("--trials", trials, per_s[mode])
     rival_names = check_valued_strategies(strategy, mode, opponents)
+    _set_threads(threads)
     from sim.run.chunks import checkpoints
 
     store = checkpoints(out, run_params("value", game, mode=mode, loadout=base, strategy=strategy, monster=monster,
                                         opponents=rival_names, days=days, trials=trials, target_ci=target_ci,
                                         seed=seed), resume)
-    _set_threads(threads)
     import polars as pl
 
     from sim.run.distributed import cluster  # these compile the kernels

@@ -110,6 +110,8 @@ class FightResult:
 class FightRun:
     """Accumulates kernel chunks of one scenario; any chunking gives the same sums."""
 
+    SUMS = ("counts", "rounds_hist", "hp_hist", "used")  # run_fights' aggregates, in its argument order
+
     def __init__(self, content, loadout, monsters, strategy, seed):
         self.template, self.labels = fight_template(content, loadout, monsters)
         self.strategy, self.seed = strategy, seed
@@ -121,14 +123,21 @@ class FightRun:
         self.trials = 0
         self.elapsed = 0.0
 
-    def advance(self, n):
-        """Run the next ``n`` trials (trial indices continue from the last chunk)."""
-        start = time.perf_counter()
-        K.run_fights(self.seed, self.trials, n, self.template, self.params, self.strategy.asks(),
-                     *self.strategy.decisions(),
-                     self.counts, self.rounds_hist, self.hp_hist, self.used)
-        self.elapsed += time.perf_counter() - start
+    def advance(self, n, saved=None):
+        """Run the next ``n`` trials (trial indices continue from the last chunk), or
+        add their ``saved`` sums; returns the chunk's sums (``SUMS`` and its seconds)."""
+        part = saved
+        if part is None:
+            start = time.perf_counter()
+            part = {name: np.zeros_like(getattr(self, name)) for name in self.SUMS}
+            K.run_fights(self.seed, self.trials, n, self.template, self.params, self.strategy.asks(),
+                         *self.strategy.decisions(), *part.values())
+            part["elapsed_s"] = np.array(time.perf_counter() - start)
+            self.elapsed += float(part["elapsed_s"])
+        for name in self.SUMS:
+            getattr(self, name)[:] += part[name]
         self.trials += n
+        return part
 
     def survive_ci_width(self):
         lo, hi = wilson(self.trials - int(self.counts[K.DEATH]), self.trials)
@@ -153,14 +162,21 @@ class FightRun:
 
 
 def simulate_fight(content, loadout, monsters, strategy, *, trials, seed, chunk=1 << 20,
-                   target_ci=None, on_progress=None) -> FightResult:
+                   target_ci=None, on_progress=None, store=None) -> FightResult:
     """Monte Carlo fights. With ``target_ci`` run chunks until the 95% interval of
-    ``p_survive`` is narrower than it, with ``trials`` as the hard cap."""
+    ``p_survive`` is narrower than it, with ``trials`` as the hard cap. With a
+    checkpoint ``store`` each chunk's sums are kept, and a resumed run adds the
+    kept ones instead of fighting them again (the same stopping point)."""
     if trials < 1:
         raise LoadoutError(f"--trials: {trials}; give at least 1 trial")
     run = FightRun(content, loadout, monsters, strategy, seed)
     while run.trials < trials:
-        run.advance(min(chunk, trials - run.trials))
+        n = min(chunk, trials - run.trials)
+        name = f"fights-{run.trials}-{n}.npz"
+        saved = store.load(name) if store is not None else None
+        part = run.advance(n, saved)
+        if saved is None and store is not None:
+            store.save(name, part)
         if on_progress:
             on_progress(run.trials, trials, run.survive_ci_width() if target_ci else None)
         if target_ci is not None and run.survive_ci_width() < target_ci:

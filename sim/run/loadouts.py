@@ -57,7 +57,7 @@ from sim.analysis.stats import wilson
 from sim.content import Content, ContentError
 from sim.content.loadout import Loadout, LoadoutError
 from sim.content.schema import ITEM_FAMILIES
-from sim.run.distributed import batches, map_batches
+from sim.run.distributed import batches, iter_batches
 from sim.run.value import fight_measure
 
 FIGHT_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape")
@@ -360,54 +360,58 @@ class LoadoutsResult:
 
 
 def evaluate_loadouts(content: Content, loadouts, groups, strategy, *, trials, seed, chunk=1 << 16,
-                      on_progress=None, client=None, batch=512) -> LoadoutsResult:
+                      on_progress=None, client=None, batch=256, store=None) -> LoadoutsResult:
     """Fight every loadout against every group of the mix on trials
     ``0 .. trials - 1`` of ``seed`` (common random numbers) under ``strategy``,
-    ``chunk`` trials at a time; ``on_progress(done, total, None)`` after each
-    loadout (each batch on a cluster). With a Dask ``client`` the loadouts go
-    out in batches of ``batch`` (``sim.run.distributed``); the counts are the same."""
+    ``chunk`` trials at a time, in batches of ``batch`` loadouts (``_sweep``:
+    on a Dask ``client`` if given, each kept in a checkpoint ``store`` if
+    given); ``on_progress(done, total, None)`` after each batch. The counts are
+    the same either way."""
     if trials < 1:
         raise LoadoutError(f"--trials: {trials}; give at least 1 trial per loadout")
     if chunk < 1:
         raise LoadoutError(f"--chunk: {chunk}; give at least 1")
     start = time.perf_counter()
-    total = len(loadouts) * len(groups) * trials
-    if client is None:
-        survivors = np.zeros((len(loadouts), len(groups)), np.int64)
-        for i, loadout in enumerate(loadouts):
-            survivors[i] = _survivors([loadout], content, groups, strategy, trials, seed, chunk)[0]
-            if on_progress:
-                on_progress((i + 1) * len(groups) * trials, total, None)
-    else:
-        parts = batches(list(loadouts), batch)
-        survivors = np.concatenate(map_batches(client, _survivors, parts, content, tuple(groups), strategy, trials,
-                                               seed, chunk)) if parts else np.zeros((0, len(groups)), np.int64)
-        if on_progress:
-            on_progress(total, total, None)
+    survivors = _sweep(_survivors, loadouts, (content, tuple(groups), strategy, trials, seed, chunk), len(groups),
+                       batch=batch, client=client, store=store, per_loadout=len(groups) * trials,
+                       on_progress=on_progress)
     return LoadoutsResult(content, list(loadouts), tuple(groups), survivors, trials, seed, strategy.name,
                           time.perf_counter() - start)
 
 
 def evaluate_journey_loadouts(content: Content, loadouts, strategy, *, days, trials, seed,
-                              on_progress=None, client=None, batch=16) -> LoadoutsResult:
+                              on_progress=None, client=None, batch=8, store=None) -> LoadoutsResult:
     """Send every loadout on the same ``trials`` campaigns of ``days`` days (common
     random numbers, ``sim.run.journey.simulate_journey``); the "survival" of the
-    result is the chance to finish every order (Z-41). With a Dask ``client`` the
-    loadouts go out in batches of ``batch``; the counts are the same."""
+    result is the chance to finish every order (Z-41). Batches of ``batch``
+    loadouts as in ``evaluate_loadouts``; the counts are the same."""
     if trials < 1:
         raise LoadoutError(f"--trials: {trials}; give at least 1 campaign per loadout")
     start = time.perf_counter()
-    done = np.zeros((len(loadouts), 1), np.int64)
-    if client is None:
-        for i, loadout in enumerate(loadouts):
-            done[i] = _completions([loadout], content, strategy, days, trials, seed)
-            if on_progress:
-                on_progress((i + 1) * trials, len(loadouts) * trials, None)
-    elif loadouts:
-        done[:, 0] = np.concatenate(map_batches(client, _completions, batches(list(loadouts), batch), content,
-                                                strategy, days, trials, seed))
+    done = _sweep(_completions, loadouts, (content, strategy, days, trials, seed), 1, batch=batch, client=client,
+                  store=store, per_loadout=trials, on_progress=on_progress)
     return LoadoutsResult(content, list(loadouts), (MixGroup((f"{days}-day journey",), 1.0),), done, trials, seed,
                           strategy.name, time.perf_counter() - start)
+
+
+def _sweep(task, loadouts, args, width, *, batch, client, store, per_loadout, on_progress):
+    """``task(part, *args)`` (counts, one row per loadout of ``part``) over ``loadouts`` in
+    batches of ``batch``, as tasks of ``client`` if given; each batch's counts are kept in
+    (and on a resume read from) the checkpoint ``store``. The rows stacked in loadout order."""
+    parts = batches(list(loadouts), batch)
+    names = [f"loadouts-{k * batch}-{len(part)}.npz" for k, part in enumerate(parts)]
+    rows = [store.load(name) if store is not None else None for name in names]
+    rows = [None if kept is None else kept["counts"] for kept in rows]
+    todo = [k for k, kept in enumerate(rows) if kept is None]
+    done = sum(len(part) for part, kept in zip(parts, rows) if kept is not None)
+    for k, counts in zip(todo, iter_batches(client, task, [parts[k] for k in todo], *args)):
+        rows[k] = np.asarray(counts, np.int64).reshape(len(parts[k]), width)
+        if store is not None:
+            store.save(names[k], {"counts": rows[k]})
+        done += len(parts[k])
+        if on_progress:
+            on_progress(done * per_loadout, len(loadouts) * per_loadout, None)
+    return np.concatenate(rows) if rows else np.zeros((0, width), np.int64)
 
 
 def _completions(loadouts, content, strategy, days, trials, seed):
