@@ -58,7 +58,7 @@ class Warmup:
             return
         self.child = subprocess.Popen([sys.executable, "-m", "sim.run.warmup", *self.groups],
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                      text=True, preexec_fn=_child_setup, env=os.environ.copy())
+                                      text=True, env=os.environ.copy())
         _running.add(self)
         threading.Thread(target=self._listen, name="zonesim-warmup", daemon=True).start()
 
@@ -94,8 +94,9 @@ def stop_all():
         warmup.stop()
 
 
-def _child_setup():
-    """The lowest CPU priority, and (on Linux) SIGKILL when the parent dies, SIGKILL included."""
+def _as_child():
+    """The child's own setup: the lowest CPU priority, and (on Linux) SIGKILL when its
+    parent dies, SIGKILL included (set here, not between fork and exec: the parent has threads)."""
     os.nice(19)
     try:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -104,6 +105,7 @@ def _child_setup():
 
 
 def main(groups):
+    _as_child()
     for group in groups:
         compile_group(group)
         print(group, flush=True)
