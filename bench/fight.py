@@ -4,7 +4,9 @@
 
 Scenario: novice, ak47, vest, 2 stimulators vs bloodsucker, strategy fighter.
 Prints encounters per second for both (the kernel's best of three runs) and
-their ratio, then the RNG limit (also a best of three):
+their ratio; then a tight plain-Python loop of the same fights (locals only,
+dice from ``random.random``: the fastest plain Python, one core) and the
+kernel's ratio to it; then the RNG limit (also a best of three):
 d6 draws per second the random streams alone produce (scalar, auto-vectorisation
 off, all threads) divided by the d6 an encounter uses, and the kernel's share
 of that limit.
@@ -12,7 +14,9 @@ of that limit.
 
 import argparse
 import json
+import math
 import os
+import random
 import subprocess
 import sys
 import time
@@ -57,6 +61,50 @@ def rng_draws_per_second(n_per_thread: int) -> float:
     return best
 
 
+def tight_loop_fights(content, trials: int, seed: int = 1) -> tuple[float, int]:
+    """The scenario's fights in the tightest plain Python: the rounds of Z-38 on
+    local ints, one monster (Z-37), the firearm's dice less the defence (Z-15,
+    Z-23) and the one stimulator kind spent at death checks (Z-08); the numbers
+    are the reference's reading of the loadout. Returns (fights/s, wins)."""
+    from sim.reference import fight as ref
+
+    stalker = ref._prepare_stalker(content, LOADOUT)
+    (monster_id,) = MONSTERS
+    monster = content["monsters"][monster_id]
+    (stim_id, stims_carried), = stalker.healing.items()
+    heal = content["items"]["healing"][stim_id]["heal"] + stalker.heal_bonus
+    max_rounds = content["rules"]["fight"]["max_rounds"]
+    fire_dice, fire_bonus = stalker.firearm_dice, stalker.firearm_bonus - monster["defence"]
+    bite_dice, bite_bonus = monster["dice"], monster["bonus"] - stalker.defence
+    max_hp, monster_hp = stalker.max_hp, monster["hp"]
+    rand = random.Random(seed).random
+    wins = 0
+    start = time.perf_counter()
+    for _ in range(trials):
+        hp, stims, mhp = max_hp, stims_carried, monster_hp
+        for _ in range(max_rounds):
+            damage = fire_dice + fire_bonus
+            for _ in range(fire_dice):
+                damage += int(rand() * 6)
+            if damage > 0:
+                mhp -= damage
+                if mhp <= 0:
+                    wins += 1
+                    break
+            damage = bite_dice + bite_bonus
+            for _ in range(bite_dice):
+                damage += int(rand() * 6)
+            if damage > 0:
+                hp -= damage
+                if hp <= 0:
+                    if hp + stims * heal < 1:
+                        break
+                    while hp < 1:
+                        hp = min(max_hp, hp + heal)
+                        stims -= 1
+    return trials / (time.perf_counter() - start), wins
+
+
 def d6_per_encounter(content_dir, trials: int) -> float:
     """Mean d6 an encounter draws, counted on the reference implementation."""
     from sim.reference import fight as ref
@@ -81,6 +129,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=20_000_000)
     parser.add_argument("--reference-trials", type=int, default=20_000)
+    parser.add_argument("--tight-trials", type=int, default=400_000)
     parser.add_argument("--rng-only", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
@@ -109,6 +158,8 @@ def main():
     start = time.perf_counter()
     reference = ref.run_fights(ref_content, LOADOUT, MONSTERS, "fighter", 1, args.reference_trials)
     ref_rate = args.reference_trials / (time.perf_counter() - start)
+    tight_rate, tight_wins = max((tight_loop_fights(ref_content, args.tight_trials, seed) for seed in range(1, 4)),
+                                 key=lambda run: run[0])
 
     env = {**os.environ, "NUMBA_LOOP_VECTORIZE": "0"}
     out = subprocess.run([sys.executable, __file__, "--rng-only", str(200_000_000)], env=env,
@@ -118,17 +169,25 @@ def main():
     limit = rng_rate / draws
 
     p_ref = reference["counts"]["win"] / args.reference_trials
+    p_tight = tight_wins / args.tight_trials
+    p_kernel = kernel.probabilities["p_win"]
+    se = math.sqrt(p_kernel * (1 - p_kernel) / args.tight_trials)
+    if abs(p_tight - p_kernel) > 4 * se:
+        raise SystemExit(f"the tight loop's p_win {p_tight:.4f} is not the kernel's {p_kernel:.4f}: different rules")
     figures = {
         "threads": numba.get_num_threads(),
         "kernel_encounters_per_s": kernel_rate,
         "reference_encounters_per_s": ref_rate,
         "ratio": kernel_rate / ref_rate,
+        "tight_loop_encounters_per_s": tight_rate,
+        "ratio_to_tight_loop": kernel_rate / tight_rate,
         "rng_d6_per_s": rng_rate,
         "d6_per_encounter": draws,
         "rng_limit_encounters_per_s": limit,
         "share_of_rng_limit": kernel_rate / limit,
         "p_win_kernel": kernel.probabilities["p_win"],
         "p_win_reference": p_ref,
+        "p_win_tight_loop": p_tight,
     }
     if args.json:
         print(json.dumps(figures))
@@ -137,6 +196,8 @@ def main():
     print(f"kernel    {kernel_rate:14,.0f} encounters/s  ({args.trials:,} fights, p_win {kernel.probabilities['p_win']:.4f})")
     print(f"reference {ref_rate:14,.0f} encounters/s  ({args.reference_trials:,} fights, p_win {p_ref:.4f})")
     print(f"ratio     {kernel_rate / ref_rate:14,.0f} x")
+    print(f"tight loop {tight_rate:13,.0f} encounters/s  ({args.tight_trials:,} fights, p_win {p_tight:.4f}); "
+          f"kernel at {kernel_rate / tight_rate:,.0f} x")
     print(f"rng limit {rng_rate:14,.0f} d6/s / {draws:.2f} d6 per encounter = {limit:,.0f} encounters/s; "
           f"kernel at {kernel_rate / limit:.0%} of it")
 

@@ -310,6 +310,7 @@ def test_value_cli_json_contract(tmp_path):
     assert (tmp_path / "run" / "economy.parquet").is_file() and (tmp_path / "run" / "manifest.json").is_file()
 
 
+@pytest.mark.slow
 def test_tune_cli_writes_the_tuned_content(tmp_path):
     from tests.conftest import zonesim_json
     out = zonesim_json("tune", "--quick", "--items", "glonass,dosimeter", "--rounds", "2", "--out", tmp_path / "t",

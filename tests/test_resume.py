@@ -69,6 +69,7 @@ def test_killed_journey_of_3_million_campaigns_resumes_to_the_same_json(tmp_path
     _check_killed_run_resumes(args, tmp_path / "run", total_chunks=46)
 
 
+@pytest.mark.slow
 def test_killed_whole_game_valuation_resumes_to_the_same_json(tmp_path):
     """``value --out`` keeps the valued kits' outcomes every few seconds; the resumed run
     reads them back, runs the rest and prints the uninterrupted run's JSON."""
