@@ -9,7 +9,9 @@ dice from ``random.random``: the fastest plain Python, one core) and the
 kernel's ratio to it; then the RNG limit (also a best of three):
 d6 draws per second the random streams alone produce (scalar, auto-vectorisation
 off, all threads) divided by the d6 an encounter uses, and the kernel's share
-of that limit.
+of that limit; last the bare duel, the ceiling of any numba kernel of this
+fight on these dice (the same fight compiled with every number folded into
+locals; it must win exactly the kernel's fights), against all three.
 """
 
 import argparse
@@ -61,22 +63,32 @@ def rng_draws_per_second(n_per_thread: int) -> float:
     return best
 
 
-def tight_loop_fights(content, trials: int, seed: int = 1) -> tuple[float, int]:
-    """The scenario's fights in the tightest plain Python: the rounds of Z-38 on
-    local ints, one monster (Z-37), the firearm's dice less the defence (Z-15,
-    Z-23) and the one stimulator kind spent at death checks (Z-08); the numbers
-    are the reference's reading of the loadout. Returns (fights/s, wins)."""
+def duel_numbers(content) -> dict:
+    """The scenario's duel in plain numbers, as the reference reads the loadout and
+    the content: HP, the one stimulator kind (Z-08), the firearm's dice less the
+    monster's defence (Z-15, Z-23), the monster's dice less the armour, the rounds (Z-38)."""
     from sim.reference import fight as ref
 
     stalker = ref._prepare_stalker(content, LOADOUT)
     (monster_id,) = MONSTERS
     monster = content["monsters"][monster_id]
     (stim_id, stims_carried), = stalker.healing.items()
-    heal = content["items"]["healing"][stim_id]["heal"] + stalker.heal_bonus
-    max_rounds = content["rules"]["fight"]["max_rounds"]
-    fire_dice, fire_bonus = stalker.firearm_dice, stalker.firearm_bonus - monster["defence"]
-    bite_dice, bite_bonus = monster["dice"], monster["bonus"] - stalker.defence
-    max_hp, monster_hp = stalker.max_hp, monster["hp"]
+    return {"max_hp": stalker.max_hp, "heal": content["items"]["healing"][stim_id]["heal"] + stalker.heal_bonus,
+            "stims": stims_carried, "fire_dice": stalker.firearm_dice,
+            "fire_bonus": stalker.firearm_bonus - monster["defence"], "bite_dice": monster["dice"],
+            "bite_bonus": monster["bonus"] - stalker.defence, "monster_hp": monster["hp"],
+            "max_rounds": content["rules"]["fight"]["max_rounds"]}
+
+
+def tight_loop_fights(duel: dict, trials: int, seed: int = 1) -> tuple[float, int]:
+    """The scenario's fights in the tightest plain Python: the rounds of Z-38 on
+    local ints, one monster (Z-37), the firearm's dice less the defence (Z-15,
+    Z-23) and the one stimulator kind spent at death checks (Z-08), dice from
+    ``random.random``. Returns (fights/s, wins)."""
+    max_hp, heal, stims_carried, max_rounds = duel["max_hp"], duel["heal"], duel["stims"], duel["max_rounds"]
+    fire_dice, fire_bonus, bite_dice, bite_bonus = (duel["fire_dice"], duel["fire_bonus"], duel["bite_dice"],
+                                                    duel["bite_bonus"])
+    monster_hp = duel["monster_hp"]
     rand = random.Random(seed).random
     wins = 0
     start = time.perf_counter()
@@ -103,6 +115,82 @@ def tight_loop_fights(content, trials: int, seed: int = 1) -> tuple[float, int]:
                         hp = min(max_hp, hp + heal)
                         stims -= 1
     return trials / (time.perf_counter() - start), wins
+
+
+def bare_duel_fights(duel: dict, trials: int, seed: int = 1) -> tuple[float, int]:
+    """The ceiling of a numba kernel on these dice: the same duel as
+    ``tight_loop_fights``, compiled, on the kernel's own streams (the same keys,
+    words and base-6 digits, so it wins exactly the kernel's fights), with both
+    streams and the fight in locals: no view, no strategy, no outcome arrays, no
+    loadout read at run time. Best of ``REPEATS`` timings on all threads; returns
+    (fights/s, wins)."""
+    import numpy as np
+    from numba import njit, prange
+
+    from sim.kernels.fight import BLOCK, MONSTER, STALKER
+    from sim.kernels.rng import DICE_PER_WORD, GOLDEN, _high_product, mix, stream_key, trial_base
+
+    one, six = np.uint64(1), np.uint64(6)
+
+    @njit(inline="always")
+    def dice(key, count, word, left, n):
+        total = 0
+        for _ in range(n):
+            if left == 0:
+                count += one
+                word, left = mix(key + count * GOLDEN), DICE_PER_WORD
+            total += np.int64(_high_product(word, 6)) + 1
+            word, left = word * six, left - 1
+        return total, count, word, left
+
+    @njit
+    def block(seed_mixed, first, last, max_hp, heal, stims, fire_dice, fire_bonus, bite_dice, bite_bonus,
+              monster_hp, max_rounds):
+        won = 0
+        for trial in range(first, last):
+            base = trial_base(seed_mixed, trial)
+            s_key, m_key = stream_key(base, STALKER), stream_key(base, MONSTER)
+            s_count, s_word, s_left = one, mix(s_key + GOLDEN), DICE_PER_WORD
+            m_count, m_word, m_left = one, mix(m_key + GOLDEN), DICE_PER_WORD
+            hp, left, mhp = max_hp, stims, monster_hp
+            for _ in range(max_rounds):
+                damage, s_count, s_word, s_left = dice(s_key, s_count, s_word, s_left, fire_dice)
+                damage += fire_bonus
+                if damage > 0:
+                    mhp -= damage
+                    if mhp <= 0:
+                        won += 1
+                        break
+                damage, m_count, m_word, m_left = dice(m_key, m_count, m_word, m_left, bite_dice)
+                damage += bite_bonus
+                if damage > 0:
+                    hp -= damage
+                    if hp <= 0:
+                        if hp + left * heal < 1:
+                            break
+                        while hp < 1:
+                            hp, left = min(max_hp, hp + heal), left - 1
+        return won
+
+    @njit(parallel=True)
+    def fights(seed, n, max_hp, heal, stims, fire_dice, fire_bonus, bite_dice, bite_bonus, monster_hp, max_rounds):
+        n_blocks = (n + BLOCK - 1) // BLOCK
+        wins = np.zeros(n_blocks, np.int64)
+        seed_mixed = mix(np.uint64(seed))
+        for b in prange(n_blocks):
+            wins[b] = block(seed_mixed, b * BLOCK, min(n, (b + 1) * BLOCK), max_hp, heal, stims, fire_dice,
+                            fire_bonus, bite_dice, bite_bonus, monster_hp, max_rounds)
+        return wins.sum()
+
+    numbers = [duel[k] for k in ("max_hp", "heal", "stims", "fire_dice", "fire_bonus", "bite_dice", "bite_bonus",
+                                 "monster_hp", "max_rounds")]
+    fights(seed, 1000, *numbers)
+    best, wins = 0.0, 0
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        wins = fights(seed, trials, *numbers)
+        best = max(best, trials / (time.perf_counter() - start))
+    return best, int(wins)
 
 
 def d6_per_encounter(content_dir, trials: int) -> float:
@@ -158,8 +246,10 @@ def main():
     start = time.perf_counter()
     reference = ref.run_fights(ref_content, LOADOUT, MONSTERS, "fighter", 1, args.reference_trials)
     ref_rate = args.reference_trials / (time.perf_counter() - start)
-    tight_rate, tight_wins = max((tight_loop_fights(ref_content, args.tight_trials, seed) for seed in range(1, 4)),
+    duel = duel_numbers(ref_content)
+    tight_rate, tight_wins = max((tight_loop_fights(duel, args.tight_trials, seed) for seed in range(1, 4)),
                                  key=lambda run: run[0])
+    bare_rate, bare_wins = bare_duel_fights(duel, args.trials)
 
     env = {**os.environ, "NUMBA_LOOP_VECTORIZE": "0"}
     out = subprocess.run([sys.executable, __file__, "--rng-only", str(200_000_000)], env=env,
@@ -174,6 +264,9 @@ def main():
     se = math.sqrt(p_kernel * (1 - p_kernel) / args.tight_trials)
     if abs(p_tight - p_kernel) > 4 * se:
         raise SystemExit(f"the tight loop's p_win {p_tight:.4f} is not the kernel's {p_kernel:.4f}: different rules")
+    kernel_wins = round(p_kernel * args.trials)
+    if bare_wins != kernel_wins:
+        raise SystemExit(f"the bare duel won {bare_wins:,} fights, the kernel {kernel_wins:,}: different dice")
     figures = {
         "threads": numba.get_num_threads(),
         "kernel_encounters_per_s": kernel_rate,
@@ -181,10 +274,13 @@ def main():
         "ratio": kernel_rate / ref_rate,
         "tight_loop_encounters_per_s": tight_rate,
         "ratio_to_tight_loop": kernel_rate / tight_rate,
+        "bare_duel_encounters_per_s": bare_rate,
+        "bare_duel_ratio_to_tight_loop": bare_rate / tight_rate,
         "rng_d6_per_s": rng_rate,
         "d6_per_encounter": draws,
         "rng_limit_encounters_per_s": limit,
         "share_of_rng_limit": kernel_rate / limit,
+        "bare_duel_share_of_rng_limit": bare_rate / limit,
         "p_win_kernel": kernel.probabilities["p_win"],
         "p_win_reference": p_ref,
         "p_win_tight_loop": p_tight,
@@ -200,6 +296,9 @@ def main():
           f"kernel at {kernel_rate / tight_rate:,.0f} x")
     print(f"rng limit {rng_rate:14,.0f} d6/s / {draws:.2f} d6 per encounter = {limit:,.0f} encounters/s; "
           f"kernel at {kernel_rate / limit:.0%} of it")
+    print(f"bare duel {bare_rate:14,.0f} encounters/s  (the same dice, no view or strategy: the ceiling); "
+          f"{bare_rate / kernel_rate:.2f} x the kernel, {bare_rate / tight_rate:,.0f} x the tight loop, "
+          f"{bare_rate / limit:.0%} of the rng limit")
 
 
 if __name__ == "__main__":

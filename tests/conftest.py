@@ -16,11 +16,26 @@ from sim.kernels import fight as K
 from sim.reference.loadout import loadout_from_dict
 from sim.run.fight import FightRun
 
+# The suite runs in two pytest-xdist workers on two cores, each kernel on two
+# threads: OpenMP threads that spin while they wait would take the core from
+# the other worker, so they sleep instead (read when the first parallel kernel
+# starts its threads; the commands the tests start inherit it). Numbers do not change.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 DATA = Path(__file__).parent / "data"
 RULES_MD = next((folder / "shared" / "RULES.md" for folder in Path(__file__).resolve().parents[2:]
                  if (folder / "shared" / "RULES.md").is_file()), None)
 """The rule catalog: ``../shared/RULES.md`` beside the checkout (or beside the
 folder holding a worktree); None where it is absent."""
+
+LONGEST_FIRST = ("test_report.py", "test_economy.py", "test_resume.py", "test_reference_stalkeriada_smoke.py")
+"""Files whose tests take minutes in all: handed to the xdist workers first, so
+that the two workers finish together instead of one waiting on the other."""
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
 
 
 @pytest.fixture(scope="session")

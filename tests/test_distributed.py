@@ -84,6 +84,7 @@ def test_journeys_on_a_cluster_equal_the_local_run(content, client):
     assert (local.traffic == remote.traffic).all() and (local.deaths_at == remote.deaths_at).all()
 
 
+@pytest.mark.slow
 def test_skirmishes_on_a_cluster_equal_the_local_run(content, client):
     from sim.content.skirmish import load_arena, load_skirmish, make_setup, parse_member
     from sim.run.skirmish import get_skirmish_strategy, simulate_skirmish
@@ -97,6 +98,7 @@ def test_skirmishes_on_a_cluster_equal_the_local_run(content, client):
     assert _numbers(local.summary()) == _numbers(remote.summary()) and (local.tally == remote.tally).all()
 
 
+@pytest.mark.slow
 def test_stalkeriada_on_a_cluster_equals_the_local_run(content, client):
     from sim.run.stalkeriada import round_robin, simulate_stalkeriada
 

@@ -217,11 +217,12 @@ def _without_timings(stdout):
 @pytest.mark.parametrize("args,pieces", [
     (("value", "-m", "snork", "--weapon", "ak47", "--trials", 3_000_000, "--seed", 3), "values-*.npz"),
     (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 4000, "--seed", 3), "batches-*.npz"),
-    (("tune", "-m", "snork", "--weapon", "ak47", "--trials", 1_000_000, "--rounds", 3, "--seed", 3),
-     "values-round*.npz"),
-    (("encounter", "-m", "snork", "--weapon", "ak47", "--trials", 200_000_000, "--chunk", 2_000_000, "--seed", 3),
-     "fights-*.npz"),
-    (("loadouts", "--budget", 1500, "-m", "bloodsucker", "--trials", 20_000, "--seed", 3), "loadouts-*.npz"),
+    pytest.param(("tune", "-m", "snork", "--weapon", "ak47", "--trials", 1_000_000, "--rounds", 3, "--seed", 3),
+                 "values-round*.npz", marks=pytest.mark.slow),
+    pytest.param(("encounter", "-m", "snork", "--weapon", "ak47", "--trials", 200_000_000, "--chunk", 2_000_000,
+                  "--seed", 3), "fights-*.npz", marks=pytest.mark.slow),
+    pytest.param(("loadouts", "--budget", 1500, "-m", "bloodsucker", "--trials", 20_000, "--seed", 3),
+                 "loadouts-*.npz", marks=pytest.mark.slow),
 ])
 def test_killed_scenario_valuation_resumes_to_the_same_json(tmp_path, args, pieces):
     """A scenario ``value --out`` keeps each finished chunk of fights (or each
