@@ -28,15 +28,6 @@ RULES_MD = next((folder / "shared" / "RULES.md" for folder in Path(__file__).res
 """The rule catalog: ``../shared/RULES.md`` beside the checkout (or beside the
 folder holding a worktree); None where it is absent."""
 
-LONGEST_FIRST = ("test_report.py", "test_economy.py", "test_resume.py", "test_reference_stalkeriada_smoke.py")
-"""Files whose tests take minutes in all: handed to the xdist workers first, so
-that the two workers finish together instead of one waiting on the other."""
-
-
-def pytest_collection_modifyitems(items):
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
-
 
 @pytest.fixture(scope="session")
 def content():
