@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -30,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 LOADOUT = {"character": "novice", "weapon": "ak47", "body": "vest", "healing": {"stimulator": 2}}
 MONSTERS = ["bloodsucker"]
 REPEATS = 3  # the kernel and the bare RNG each report their best of this many timings
+SEED = 1  # the kernel's and the bare duel's: the same dice, so the same wins
 
 
 def rng_draws_per_second(n_per_thread: int) -> float:
@@ -63,32 +65,43 @@ def rng_draws_per_second(n_per_thread: int) -> float:
     return best
 
 
-def duel_numbers(content) -> dict:
+class Duel(NamedTuple):
     """The scenario's duel in plain numbers, as the reference reads the loadout and
     the content: HP, the one stimulator kind (Z-08), the firearm's dice less the
     monster's defence (Z-15, Z-23), the monster's dice less the armour, the rounds (Z-38)."""
+
+    max_hp: int
+    heal: int
+    stims: int
+    fire_dice: int
+    fire_bonus: int
+    bite_dice: int
+    bite_bonus: int
+    monster_hp: int
+    max_rounds: int
+
+
+def duel_numbers(content) -> Duel:
+    """The bench scenario as a ``Duel``."""
     from sim.reference import fight as ref
 
     stalker = ref._prepare_stalker(content, LOADOUT)
     (monster_id,) = MONSTERS
     monster = content["monsters"][monster_id]
     (stim_id, stims_carried), = stalker.healing.items()
-    return {"max_hp": stalker.max_hp, "heal": content["items"]["healing"][stim_id]["heal"] + stalker.heal_bonus,
-            "stims": stims_carried, "fire_dice": stalker.firearm_dice,
-            "fire_bonus": stalker.firearm_bonus - monster["defence"], "bite_dice": monster["dice"],
-            "bite_bonus": monster["bonus"] - stalker.defence, "monster_hp": monster["hp"],
-            "max_rounds": content["rules"]["fight"]["max_rounds"]}
+    return Duel(max_hp=stalker.max_hp, heal=content["items"]["healing"][stim_id]["heal"] + stalker.heal_bonus,
+                stims=stims_carried, fire_dice=stalker.firearm_dice,
+                fire_bonus=stalker.firearm_bonus - monster["defence"], bite_dice=monster["dice"],
+                bite_bonus=monster["bonus"] - stalker.defence, monster_hp=monster["hp"],
+                max_rounds=content["rules"]["fight"]["max_rounds"])
 
 
-def tight_loop_fights(duel: dict, trials: int, seed: int = 1) -> tuple[float, int]:
+def tight_loop_fights(duel: Duel, trials: int, seed: int = 1) -> tuple[float, int]:
     """The scenario's fights in the tightest plain Python: the rounds of Z-38 on
     local ints, one monster (Z-37), the firearm's dice less the defence (Z-15,
     Z-23) and the one stimulator kind spent at death checks (Z-08), dice from
     ``random.random``. Returns (fights/s, wins)."""
-    max_hp, heal, stims_carried, max_rounds = duel["max_hp"], duel["heal"], duel["stims"], duel["max_rounds"]
-    fire_dice, fire_bonus, bite_dice, bite_bonus = (duel["fire_dice"], duel["fire_bonus"], duel["bite_dice"],
-                                                    duel["bite_bonus"])
-    monster_hp = duel["monster_hp"]
+    max_hp, heal, stims_carried, fire_dice, fire_bonus, bite_dice, bite_bonus, monster_hp, max_rounds = duel
     rand = random.Random(seed).random
     wins = 0
     start = time.perf_counter()
@@ -117,7 +130,7 @@ def tight_loop_fights(duel: dict, trials: int, seed: int = 1) -> tuple[float, in
     return trials / (time.perf_counter() - start), wins
 
 
-def bare_duel_fights(duel: dict, trials: int, seed: int = 1) -> tuple[float, int]:
+def bare_duel_fights(duel: Duel, trials: int, seed: int) -> tuple[float, int]:
     """The ceiling of a numba kernel on these dice: the same duel as
     ``tight_loop_fights``, compiled, on the kernel's own streams (the same keys,
     words and base-6 digits, so it wins exactly the kernel's fights), with both
@@ -182,13 +195,11 @@ def bare_duel_fights(duel: dict, trials: int, seed: int = 1) -> tuple[float, int
                             fire_bonus, bite_dice, bite_bonus, monster_hp, max_rounds)
         return wins.sum()
 
-    numbers = [duel[k] for k in ("max_hp", "heal", "stims", "fire_dice", "fire_bonus", "bite_dice", "bite_bonus",
-                                 "monster_hp", "max_rounds")]
-    fights(seed, 1000, *numbers)
+    fights(seed, 1000, *duel)
     best, wins = 0.0, 0
     for _ in range(REPEATS):
         start = time.perf_counter()
-        wins = fights(seed, trials, *numbers)
+        wins = fights(seed, trials, *duel)
         best = max(best, trials / (time.perf_counter() - start))
     return best, int(wins)
 
@@ -236,8 +247,8 @@ def main():
     content = load_content()
     fighter = strategies.get("fighter")
     loadout = loadout_from_dict(LOADOUT)
-    simulate_fight(content, loadout, MONSTERS, fighter, trials=10_000, seed=1)  # load from cache / compile
-    runs = [simulate_fight(content, loadout, MONSTERS, fighter, trials=args.trials, seed=1, chunk=args.trials)
+    simulate_fight(content, loadout, MONSTERS, fighter, trials=10_000, seed=SEED)  # load from cache / compile
+    runs = [simulate_fight(content, loadout, MONSTERS, fighter, trials=args.trials, seed=SEED, chunk=args.trials)
             for _ in range(REPEATS)]
     kernel = max(runs, key=lambda run: run.encounters_per_s)
     kernel_rate = kernel.encounters_per_s
@@ -249,7 +260,7 @@ def main():
     duel = duel_numbers(ref_content)
     tight_rate, tight_wins = max((tight_loop_fights(duel, args.tight_trials, seed) for seed in range(1, 4)),
                                  key=lambda run: run[0])
-    bare_rate, bare_wins = bare_duel_fights(duel, args.trials)
+    bare_rate, bare_wins = bare_duel_fights(duel, args.trials, SEED)
 
     env = {**os.environ, "NUMBA_LOOP_VECTORIZE": "0"}
     out = subprocess.run([sys.executable, __file__, "--rng-only", str(200_000_000)], env=env,
