@@ -23,10 +23,8 @@ from sim.run.fight import FightRun
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 DATA = Path(__file__).parent / "data"
-RULES_MD = next((folder / "shared" / "RULES.md" for folder in Path(__file__).resolve().parents[2:]
-                 if (folder / "shared" / "RULES.md").is_file()), None)
-"""The rule catalog: ``../shared/RULES.md`` beside the checkout (or beside the
-folder holding a worktree); None where it is absent."""
+RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules" / "index.md"
+"""The rule catalogue: ``docs/rules/index.md``, one ``- Z-01 [G] ...`` line per rule."""
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,6 @@
 """Sweeps on a local Dask cluster give bit-identical numbers to the same run on
-one machine (loadouts and item values), and bad cluster options exit 2."""
+one machine (loadouts, item values, tuning, journeys, skirmishes, Stalkeriada),
+and bad cluster options exit 2."""
 
 import json
 
@@ -9,7 +10,6 @@ import strategies
 from sim.content.loadout import Loadout
 from sim.run.distributed import cluster
 from sim.run.loadouts import enumerate_loadouts, evaluate_loadouts, monster_mix
-from sim.run.value import fight_measure, item_values
 from tests.conftest import zonesim
 
 
@@ -29,12 +29,21 @@ def test_loadouts_on_a_cluster_equal_the_local_run(content, client):
     assert local.table().drop("index").equals(remote.table().drop("index"))
 
 
+def _fight_context(content, client=None):
+    from sim.economy.context import load_context, scenario
+
+    return scenario(content, load_context(content), mode="fight", monsters=["bloodsucker"], budgets=(1500,),
+                    trials=20_000, seed=6, client=client)
+
+
 def test_item_values_on_a_cluster_equal_the_local_run(content, client):
-    measure = fight_measure(content, ["bloodsucker"], strategies.get("fighter"))
-    base = Loadout(weapon="ak47", healing=(("stimulator", 1),))
-    local = item_values(content, base, measure, trials=30_000, seed=6, chunk=10_000)
-    remote = item_values(content, base, measure, trials=30_000, seed=6, chunk=10_000, client=client, batch=3)
-    assert local.table.equals(remote.table) and local.rate == remote.rate
+    """Kits run as the cluster's tasks; every value, interval and kit is the same."""
+    from sim.economy.value import value_cards
+
+    local = value_cards(_fight_context(content))
+    remote = value_cards(_fight_context(content, client))
+    assert local.to_json()["items"] == remote.to_json()["items"]
+    assert local.tiers[0].choice.kit == remote.tiers[0].choice.kit
 
 
 def test_cli_workers_give_the_same_json():
@@ -56,14 +65,11 @@ def test_bad_cluster_options_exit_2(args, expect):
 
 
 def test_tuning_on_a_cluster_equals_the_local_run(content, client):
-    from sim.run.tune import tune_prices
+    from sim.economy.tune import tune_prices
 
-    fighter = strategies.get("fighter")
-    base = Loadout(weapon="ak47")
-    kwargs = dict(budget=2000, rounds=2, trials=5_000, seed=3)
-    local = tune_prices(content, base, lambda c: fight_measure(c, ["snork"], fighter), **kwargs)
-    remote = tune_prices(content, base, lambda c: fight_measure(c, ["snork"], fighter), client=client, **kwargs)
-    assert local.prices == remote.prices and local.history.equals(remote.history)
+    local = tune_prices(_fight_context(content), rounds=2)
+    remote = tune_prices(_fight_context(content, client), rounds=2)
+    assert local.history == remote.history and local.values.items == remote.values.items
 
 
 TIMING = ("elapsed_s", "hex_steps_per_s", "skirmishes_per_s", "player_turns_per_s")

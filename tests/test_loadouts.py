@@ -23,7 +23,7 @@ from sim.content.loadout import Loadout, LoadoutError
 from sim.run.fight import fight_template, simulate_fight
 from sim.run.loadouts import (MixGroup, best_per_step, enumerate_loadouts, evaluate_loadouts,
                               load_mix, monster_mix, pareto_flags, step_budgets)
-from sim.run.value import survived
+from sim.run.fight import survived
 from tests.conftest import edit_file, zonesim, zonesim_json
 
 GEAR = ("firearms", "modifiers", "armour", "healing")

@@ -215,21 +215,21 @@ def _without_timings(stdout):
 
 
 @pytest.mark.parametrize("args,pieces", [
-    (("value", "-m", "snork", "--weapon", "ak47", "--trials", 3_000_000, "--seed", 3), "values-*.npz"),
-    (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 4000, "--seed", 3), "batches-*.npz"),
-    pytest.param(("tune", "-m", "snork", "--weapon", "ak47", "--trials", 1_000_000, "--rounds", 3, "--seed", 3),
-                 "values-round*.npz", marks=pytest.mark.slow),
+    (("value", "-m", "snork", "--weapon", "ak47", "--trials", 6_000_000, "--seed", 3), "kits-*.npz"),
+    (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 40_000, "--seed", 3), "kits-*.npz"),
+    pytest.param(("tune", "-m", "snork", "--weapon", "ak47", "--trials", 4_000_000, "--rounds", 3, "--seed", 3),
+                 "kits-*.npz", marks=pytest.mark.slow),
     pytest.param(("encounter", "-m", "snork", "--weapon", "ak47", "--trials", 200_000_000, "--chunk", 2_000_000,
                   "--seed", 3), "fights-*.npz", marks=pytest.mark.slow),
     pytest.param(("loadouts", "--budget", 1500, "-m", "bloodsucker", "--trials", 20_000, "--seed", 3),
                  "loadouts-*.npz", marks=pytest.mark.slow),
 ])
 def test_killed_scenario_valuation_resumes_to_the_same_json(tmp_path, args, pieces):
-    """A scenario ``value --out`` keeps each finished chunk of fights (or each
-    item's paired batches of campaigns), a scenario ``tune --out`` each round's
-    chunks, ``encounter --out`` each chunk of fights and ``loadouts --out`` each
-    batch of loadouts; killed by its PID and resumed, it prints the uninterrupted
-    run's numbers and reruns none of the kept pieces."""
+    """A scenario ``value --out`` or ``tune --out`` keeps every measured kit's
+    batches (saved together every few seconds), ``encounter --out`` each chunk
+    of fights and ``loadouts --out`` each batch of loadouts; killed by its PID and
+    resumed, it prints the uninterrupted run's numbers and reruns none of the
+    kept pieces."""
     folder = tmp_path / "run"
     saved = _kill_after_first_chunk(args, folder, pieces=pieces)
     assert not (folder / "manifest.json").exists()

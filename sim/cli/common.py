@@ -40,9 +40,9 @@ def _check_seed(seed: int) -> int:
     return seed
 
 
-def seed_option(help="Seed; the same seed gives the same numbers on any thread count."):
-    """The --seed option (default 1), refusing negative seeds."""
-    return typer.Option(1, callback=_check_seed, help=help)
+def seed_option(help="Seed; the same seed gives the same numbers on any thread count.", default=1):
+    """The --seed option (default 1; None: the content's own), refusing negative seeds."""
+    return typer.Option(default, callback=lambda seed: seed if seed is None else _check_seed(seed), help=help)
 
 
 CONTENT_OPTION = typer.Option(None, "--content", help="Content folder to use instead of the shipped default.")

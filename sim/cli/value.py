@@ -1,61 +1,60 @@
-"""``zonesim value``: what each item is worth, in survival and in G."""
+"""``zonesim value``: what each card is worth, in G."""
 
-import json
-import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, FIGHT_LOADOUT, FIGHTS_PER_S, GAMES_PER_S, GROUP, JOURNEY_DAYS_PER_S, JSON,
-                            RESUME, SCHEDULER, SEED, SKIRMISHES_PER_S, THREADS, UsageProblem, WORKERS, _loadout,
-                            _scenario_title, _set_threads, app, check_trials, check_valued_strategies, load_checked,
-                            loadout_options, run_params)
-from sim.cli.economy import _scenario_loadout, economy_values
-from sim.content.loadout import check_monsters
+from sim.cli.common import (CONTENT_OPTION, GROUP, JSON, RESUME, SCHEDULER, THREADS, UsageProblem, WORKERS,
+                            _loadout, _set_threads, app, load_checked, loadout_options, progress, seed_option)
+from sim.cli.economy import (build_context, dump, is_scenario, item_list, print_values, store_for, write_values)
+
+SCENARIO_LOADOUT = ("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
+                    "reputation", "movement", "avoidance", "one_shot")
 
 
 @app.command()
-@loadout_options(*FIGHT_LOADOUT)
+@loadout_options(*SCENARIO_LOADOUT)
 def value(
     monster: List[str] = GROUP,
-    strategy: List[str] = typer.Option([], metavar="NAME", help="Fights: fighter (default), runner, tactician, or "
-                                       "strongest (the best of those and a grid of tactician settings for this "
-                                       "loadout and monster, found on common dice); skirmishes: hold (default), "
-                                       "kite, rush; or FILE.py:NAME. Repeat to value the items under each."),
-    mode: Optional[str] = typer.Option(None, help="fight (the default with --monster): survival in the dice fight "
-                                           "(Z-15..Z-38); skirmish: survival in "
-                                           "the tactical skirmish on the built-in hex arena (A-, M- rules); "
-                                           "journey: the chance to finish every order in --days days on the "
-                                           "default map (strategies greedy, cautious); stalkeriada: a planner "
-                                           "strategy's win rate with and without each shop item (OZK, pliers, its "
-                                           "nuts) against --opponents, --trials games per seat order."),
+    mode: Optional[str] = typer.Option(None, help="A scenario instead of economy.toml's campaign: fight (the "
+                                                  "default with --monster) or skirmish against --monster; journey "
+                                                  "campaigns of --days days; stalkeriada: a planner's win rate at a "
+                                                  "table with --opponents, its shop items the cards."),
+    strategy: List[str] = typer.Option([], metavar="NAME", help="The strategy family (repeat); each tier plays the "
+                                       "strongest of them. Fights: fighter (default), runner, tactician, or "
+                                       "strongest (every built-in and a grid of tactician settings); skirmishes: "
+                                       "hold (default), kite, rush; journeys: cautious, greedy; stalkeriada: each "
+                                       "planner is a tier (default cautious); or FILE.py:NAME."),
+    budget: List[int] = typer.Option([], metavar="G", help="A budget tier the shopper buys a kit for (repeat; "
+                                     "default: economy.toml's budgets). A loadout given instead is valued as it is."),
     days: int = typer.Option(30, help="Days of a campaign in --mode journey."),
-    quick: bool = typer.Option(False, "--quick", help="Whole-game values: economy.toml's quick trial counts."),
-    items: str = typer.Option("", metavar="ID,ID", help="Whole-game values: only these cards (default: all)."),
-    view: Optional[str] = typer.Option(None, metavar="VIEW", help="Whole-game values in a sub-view of economy.toml: "
-                                       "fights: the chance to survive one monster encounter of the "
-                                       "mix each tier's campaigns meet (Z-39 tables), fought out; default: the "
-                                       "campaign itself."),
-    opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the "
-                                                                               "table in --mode stalkeriada."),
-    synergy: bool = typer.Option(False, "--synergy", help="Also measure pairs that interact (the firearm's "
-                                                         "modifiers two by two, Doktor with each stimulator, each "
-                                                         "escape item with two more reputation): the pair's value "
-                                                         "minus the sum of its parts."),
+    opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the table "
+                                                                               "in --mode stalkeriada."),
+    trials: Optional[int] = typer.Option(None, help="Valuation trials per kit in a scenario (default: fight "
+                                                    "200,000; skirmish and journey 20,000; stalkeriada 2,000 games "
+                                                    "per seat order)."),
+    selection: Optional[int] = typer.Option(None, help="Trials per kit the shopper compares in a scenario, on other "
+                                                       "dice (default: a tenth of --trials)."),
+    quick: bool = typer.Option(False, "--quick", help="economy.toml's quick valuation counts (the shopper's are the "
+                                                      "same, so the kits are too)."),
+    items: str = typer.Option("", metavar="ID,ID", help="Only these cards (default: all; the kits' cards are "
+                                                        "measured anyway, for the rate)."),
+    view: Optional[str] = typer.Option(None, metavar="VIEW", help="economy.toml's sub-view: fights, the chance to "
+                                       "survive one monster encounter of the mix each tier's campaigns meet "
+                                       "(Z-39 tables), fought out; default: the campaign itself."),
+    synergy: bool = typer.Option(False, "--synergy", help="With a given loadout in a fight or skirmish: also "
+                                                         "measure pairs that interact (the firearm's modifiers two "
+                                                         "by two, Doktor with each stimulator, each escape item with "
+                                                         "two more reputation): the pair's effect less its parts'."),
     pair: List[str] = typer.Option([], metavar="A,B", help="A pair to measure for --synergy (item ids, "
-                                                          "character=ID or reputation=N); repeat. Default: the "
-                                                          "interacting pairs."),
-    trials: int = typer.Option(200_000, help="Fights per loadout (every loadout fights the same trials); with "
-                                             "--target-ci, the cap."),
-    target_ci: Optional[float] = typer.Option(None, help="Add trials until every value's 95% interval is narrower "
-                                                         "than this."),
-    seed: int = SEED,
+                                                          "character=ID or reputation=N); repeat."),
+    seed: Optional[int] = seed_option("Seed (default: economy.toml's); the same seed gives the same numbers on any "
+                                      "thread count or cluster.", default=None),
     as_json: bool = JSON,
-    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json and value.parquet here, and "
-                                                           "checkpoints of the finished pieces (a chunk of fights, an "
-                                                           "item's batches; whole-game values: each valued kit) for "
-                                                           "--resume."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, value.parquet (overall), "
+                                                           "value_tiers.parquet, charts/value.png, and checkpoints "
+                                                           "of every measured kit for --resume."),
     resume: bool = RESUME,
     threads: Optional[int] = THREADS,
     scheduler: Optional[str] = SCHEDULER,
@@ -65,162 +64,96 @@ def value(
 ):
     """What is each card worth, in G?
 
-    With no scenario options: every card over the whole-game context of the
-    content's economy.toml (journey campaigns, budget tiers, the strongest
-    strategy): the extra G a stalker who cannot have the card needs to do as
-    well as one handed it free, with its 95% interval and a verdict.
+    A card's value is what it does, in G at one exchange rate per tier. At
+    each budget tier a shopper buys a reference kit on selection trials (and
+    again on other dice, to show whether the choice is stable); a card's
+    effect is its paired change in the outcome on the valuation trials: in
+    its slot against the kit with no card of its kind, or added to the kit.
+    The tier's rate is the kit's cards' effects over their prices, and a
+    value is effect over rate, with a 95% interval that carries the rate's
+    noise and both kit choices. Beside it: the upgrade value (over the card
+    the kit holds), the reservation price (the most the buyer would pay at
+    today's prices of the others) and a verdict: under-priced, fair,
+    over-priced, worth nothing here (left at home), no use here (changes
+    nothing), not valued (with the reason).
 
-    With a scenario (--monster, a loadout, --strategy or --mode): every item is
-    added to (or swapped into) the given loadout and fights the
-    same trials on the same dice, so the change in survival has a tight paired
-    interval. The market's exchange rate (survival per G, a least-squares fit
-    over the priced items) turns each change into a fair price with its
-    interval, flagged over- or under-priced when the interval excludes the price.
-
-    \b
-    With --view fights: the same, but on the chance to
-    survive one monster encounter, the monsters weighted by how often each
-    tier's campaigns meet them: what a card is worth in fights alone.
+    With no scenario options the context is economy.toml's: journey
+    campaigns, its budget tiers and strategy family (or --view fights).
 
     \b
     Examples:
       zonesim value --quick
       zonesim value --items glonass,jetpack --json
       zonesim value --view fights --quick
-      zonesim value --monster bloodsucker --weapon ak47 --body vest --stims stimulator:1
-      zonesim value -m chimera --weapon ak47 --strategy fighter --strategy runner --target-ci 0.01 --json
-      zonesim value --mode skirmish -m bloodsucker --weapon ak47 --strategy hold --strategy kite
-      zonesim value --mode journey --weapon ak47 --body vest --strategy greedy --trials 100000
+      zonesim value -m bloodsucker --budget 1500 --budget 3000
+      zonesim value -m bloodsucker --weapon ak47 --body vest --stims stimulator:1 --synergy
+      zonesim value -m chimera --strategy strongest --json
+      zonesim value --mode skirmish -m bloodsucker --strategy hold --strategy kite
+      zonesim value --mode journey --weapon ak47 --body vest --strategy greedy
+      zonesim value --mode stalkeriada --strategy cautious --strategy jelly
     """
     game = load_checked(content)
-    if mode is None and not monster and not strategy and not synergy and not pair and not _scenario_loadout(loadout):
-        from sim.run.distributed import cluster
-
-        with cluster(scheduler, workers) as client:
-            return economy_values(game, quick=quick, seed=seed, as_json=as_json, out=out, resume=resume, items=items,
-                                  view=view, client=client)
-    if quick or items or view:
-        raise UsageProblem("--quick, --items and --view: for whole-game values; drop the scenario options "
-                           "(--monster, the loadout, --strategy, --mode) or these")
-    mode = mode or "fight"
-    base = _loadout(game, **loadout)
-    if mode in ("fight", "skirmish"):
-        check_monsters(game, monster)
-    elif synergy or pair or target_ci is not None:
-        raise UsageProblem("--synergy, --pair and --target-ci: measured in --mode fight or skirmish")
-    if target_ci is not None and not 0 < target_ci < 1:
-        raise UsageProblem(f"--target-ci: {target_ci}; give an interval width between 0 and 1, e.g. 0.01")
-    if days < 1:
-        raise UsageProblem(f"--days: {days}; give at least 1 day")
-    per_s = {"fight": FIGHTS_PER_S, "skirmish": SKIRMISHES_PER_S, "journey": JOURNEY_DAYS_PER_S / days,
-             "stalkeriada": GAMES_PER_S}
-    if mode not in per_s:
-        raise UsageProblem(f"--mode: '{mode}'; use fight, skirmish, journey or stalkeriada")
-    check_trials("--trials", trials, per_s[mode])
-    rival_names = check_valued_strategies(strategy, mode, opponents)
+    if (synergy or pair) and not _fight_loadout(mode, loadout):
+        raise UsageProblem("--synergy and --pair: give a loadout (e.g. --weapon ak47) in --mode fight or skirmish")
+    wanted = item_list(game, items, mode)
+    options = dict(quick=quick, seed=seed, view=view, mode=mode, monster=monster, strategy=strategy,
+                   opponents=opponents, days=days, budget=budget, trials=trials, selection=selection)
+    make = build_context(game, **options, loadout=loadout)
     _set_threads(threads)
-    from sim.run.chunks import checkpoints
-
-    store = checkpoints(out, run_params("value", game, mode=mode, loadout=base, strategy=strategy, monster=monster,
-                                        opponents=rival_names, days=days, trials=trials, target_ci=target_ci,
-                                        seed=seed), resume)
-    import polars as pl
-
-    from sim.run.distributed import cluster  # these compile the kernels
+    store = store_for("value", game, out, resume, items=wanted, loadout=loadout, **options)
+    from sim.run.distributed import cluster
+    from sim.economy.value import value_cards
 
     with cluster(scheduler, workers) as client:
-        results, measures = _mode_values(game, mode, base, strategy, monster, rival_names, days=days, trials=trials,
-                                         seed=seed, target_ci=target_ci, client=client, store=store)
-    table = pl.concat([r.table.with_columns(pl.lit(name).alias("strategy")) for name, r in results.items()])
-    pairs = None
-    if synergy or pair:
-        from sim.run.value import synergies, synergy_pairs
-
-        wanted = [tuple(p.split(",", 1)) for p in pair] if pair else synergy_pairs(game, base)
-        if any(len(p) != 2 for p in wanted):
-            raise UsageProblem("--pair: give two changes as A,B, e.g. --pair rebored,laser_sight")
-        pairs = pl.concat([synergies(game, base, measure, wanted, trials=min(trials, 200_000), seed=seed)
-                           .with_columns(pl.lit(name).alias("strategy")) for name, measure in measures.items()])
-    summary = {"seed": seed, "mode": mode, "monsters": list(monster),
-               "strategies": [{"strategy": name, "trials": r.trials, "base_p_survive": r.base_survival,
-                               "survival_per_g": r.rate, "elapsed_s": r.elapsed_s} for name, r in results.items()],
-               "items": table.to_dicts(), **({"synergy": pairs.to_dicts()} if pairs is not None else {})}
-    if out is not None:
-        from sim.run.results import manifest, write_json, write_parquet
-
-        write_parquet(out / "value.parquet", table)
-        if pairs is not None:
-            write_parquet(out / "synergy.parquet", pairs)
-        write_json(out / "manifest.json", manifest(
-            ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest,
-            files=["manifest.json", "value.parquet", *(["synergy.parquet"] if pairs is not None else [])],
-            **{k: v for k, v in summary.items() if k != "items"}))
-    if as_json:
-        print(json.dumps(summary))
-        return
-    for name, result in results.items():
-        _print_values(base, monster or [{"journey": "the Zone"}.get(mode, "Stalkeriada")], name, result, seed, mode)
+        ctx = make(client, store)
+        with progress("valuing cards") as advance:
+            result = value_cards(ctx, items=wanted, on_progress=advance)
+    if store is not None:
+        store.flush()
+    pairs = _synergy(game, ctx, loadout, pair) if (synergy or pair) else None
+    summary = result.to_json()
     if pairs is not None:
-        from rich.console import Console
+        summary["synergy"] = pairs.to_dicts()
+    if out is not None:
+        write_values(out, game, result)
+        if pairs is not None:
+            from sim.run.results import write_parquet
 
-        console = Console()
-        for r in pairs.iter_rows(named=True):
-            kind = ("complements" if r["log_odds_ci_low"] > 0 else "substitutes" if r["log_odds_ci_high"] < 0
-                    else "independent")
-            console.print(f"{r['strategy']}: {r['a']} + {r['b']}: together {r['value_both']:+.4f}, alone "
-                          f"{r['value_a']:+.4f} and {r['value_b']:+.4f}; synergy in log-odds "
-                          f"{r['synergy_log_odds']:+.3f} [{r['log_odds_ci_low']:+.3f}, {r['log_odds_ci_high']:+.3f}] "
-                          f"({kind}; {r['synergy']:+.4f} in probability)", highlight=False)
-
-
-def _mode_values(game, mode, base, strategy, monster, rival_names, *, days, trials, seed, target_ci, client,
-                 store=None):
-    """``({strategy: ValueResult}, {strategy: measure})`` of ``zonesim value`` in ``mode``
-    (the measures of fight and skirmish modes, for --synergy), on the Dask ``client`` if given,
-    each finished piece kept in (and on a resume read from) the checkpoint ``store`` if given."""
-    from sim.run.measures import value_measures
-    from sim.run.value import item_values
-
-    if mode == "journey":
-        from sim.run.journey import get_journey_strategy
-        from sim.run.value import journey_values
-
-        return {s.name: journey_values(game, base, s, days=days, trials=trials, seed=seed, client=client,
-                                       store=store)
-                for s in map(get_journey_strategy, strategy or ["greedy"])}, {}
-    if mode == "stalkeriada":
-        from sim.run.stalkeriada import get_stalkeriada_strategy
-        from sim.run.value import stalkeriada_values
-
-        rivals = [get_stalkeriada_strategy(n) for n in rival_names]
-        return {s.name: stalkeriada_values(game, s, rivals, games=trials, seed=seed, client=client, store=store)
-                for s in map(get_stalkeriada_strategy, strategy or ["cautious"])}, {}
-    measures = value_measures(game, mode, strategy, monster, base, trials, seed)
-    return {name: item_values(game, base, measure, trials=trials, seed=seed, target_ci=target_ci, client=client,
-                              store=store, tag=str(k))
-            for k, (name, measure) in enumerate(measures.items())}, measures
+            write_parquet(out / "synergy.parquet", pairs)
+    if as_json:
+        dump(summary)
+        return
+    print_values(result)
+    if pairs is not None:
+        _print_synergy(pairs)
 
 
-def _print_values(base, monster, name, result, seed, mode="fight"):
-    """The value table of one strategy and its exchange-rate line."""
+def _fight_loadout(mode, loadout) -> bool:
+    return (mode or "fight") in ("fight", "skirmish") and is_scenario(None, None, None, loadout, None)
+
+
+def _synergy(game, ctx, loadout, pair):
+    """The pairs' synergy with the given loadout, under the strategy its tier picked."""
+    from sim.economy.synergy import synergies, synergy_pairs
+
+    base = _loadout(game, **loadout)
+    wanted = [tuple(p.split(",", 1)) for p in pair] if pair else synergy_pairs(game, base)
+    if any(len(p) != 2 for p in wanted):
+        raise UsageProblem("--pair: give two changes as A,B, e.g. --pair rebored,laser_sight")
+    spec = ctx.tiers()[0]
+    strategy = spec.choose().strategy
+    measure = ctx.measure_for(strategy, ctx.groups[0])
+    return synergies(game, base, measure, wanted, trials=min(ctx.trials, 200_000), seed=ctx.seed)
+
+
+def _print_synergy(pairs):
     from rich.console import Console
-    from rich.table import Table
 
     console = Console()
-    measure = {"journey": "p_complete", "stalkeriada": "win_rate"}.get(mode, "p_survive")
-    console.print(f"{_scenario_title(base, monster, name)} · {measure} {result.base_survival:.4f}", highlight=False)
-    table = Table()
-    change = {"journey": "completion change", "stalkeriada": "win-rate change"}.get(mode, "survival change")
-    for col in ("item", "extra G", change, "95% interval", "fair price G", "95% interval", "verdict"):
-        table.add_column(col, justify="left" if col in ("item", "verdict") else "right")
-    for r in result.table.iter_rows(named=True):
-        fair = "" if r["cost_change"] <= 0 or r["fair_price"] != r["fair_price"] else \
-            (f"{r['fair_price']:,.0f}", f"[{r['fair_low']:,.0f}, {r['fair_high']:,.0f}]")
-        table.add_row(r["item"], f"{r['cost_change']:+,}", f"{r['value']:+.4f}",
-                      f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]", *(fair or ("", "")), r["verdict"])
-    console.print(table)
-    runs = {"journey": "campaigns (20 paired batches)", "skirmish": "paired skirmishes",
-            "stalkeriada": "games per seat order (20 paired batches)"}.get(mode, "paired fights")
-    console.print(f"exchange rate {result.rate * 1000:.4f} {measure.removeprefix('p_')} per 1,000 G (fit through "
-                  f"the origin over the priced items) · {result.trials:,} {runs} per item · seed {seed} · "
-                  f"{result.elapsed_s:.1f} s")
+    for r in pairs.iter_rows(named=True):
+        kind = ("complements" if r["log_odds_ci_low"] > 0 else "substitutes" if r["log_odds_ci_high"] < 0
+                else "independent")
+        console.print(f"{r['a']} + {r['b']}: together {r['value_both']:+.4f}, alone {r['value_a']:+.4f} and "
+                      f"{r['value_b']:+.4f}; synergy in log-odds {r['synergy_log_odds']:+.3f} "
+                      f"[{r['log_odds_ci_low']:+.3f}, {r['log_odds_ci_high']:+.3f}] ({kind}; {r['synergy']:+.4f} in "
+                      "probability)", highlight=False)

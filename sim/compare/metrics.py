@@ -86,7 +86,7 @@ def fight_metrics(content: Content, plan: Plan) -> list[Measured]:
     """P(survive) of every tier against every monster alone (Z-15..Z-38)."""
     import strategies
     from sim.run.fight import fight_template
-    from sim.run.value import survived
+    from sim.run.fight import survived
 
     strategy, n = strategies.get(plan.study.settings["strategy"]), _size(plan.study.trials["fights"])
     out = []
@@ -160,12 +160,15 @@ def stalkeriada_metrics(content: Content, plan: Plan) -> list[Measured]:
 
 
 def economy_metrics(content: Content, plan: Plan) -> list[Measured]:
-    """Every card's whole-game value in G (``sim.economy.value``), with its bootstrap replicas."""
-    from sim.economy.value import item_economy
+    """Every card's whole-game value in G (``sim.economy.value``), with its bootstrap replicas
+    (cards not valued, with no replicas, are left out)."""
+    from sim.economy.context import declared
+    from sim.economy.value import value_cards
 
-    result = item_economy(content, plan.ctx, upgrades=False)
+    result = value_cards(declared(content, plan.ctx))
     return [Measured(f"item_value_g.{row['item']}", "G", float(row["value_g"]),
-                     replicas=result.value_replicas[row["item"]]) for row in result.items]
+                     replicas=result.value_replicas[row["item"]]) for row in result.items
+            if row["item"] in result.value_replicas]
 
 
 MEASURES = {"fights": fight_metrics, "journeys": journey_metrics, "skirmish": skirmish_metrics,

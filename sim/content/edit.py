@@ -54,3 +54,49 @@ def copy_content_with(source: Path, target: Path, name: str, text: str) -> Path:
     (staging / name).write_text(text, encoding="utf-8")
     staging.rename(target)
     return target
+
+
+def with_prices(content, prices: dict):
+    """The content with some items' prices replaced (``{item_id: G}``), in memory."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    items = dict(content.items)
+    for item_id, price in prices.items():
+        entry = items[item_id]
+        items[item_id] = replace(entry, fields=MappingProxyType({**entry.fields, "price": int(price)}))
+    return replace(content, items=MappingProxyType(items))
+
+
+def write_item_prices(source: Path, target: Path, prices: dict) -> Path:
+    """A copy of the content folder ``source`` at ``target`` whose ``items.toml``
+    carries ``prices`` (``{item_id: G}``), comments and layout kept."""
+    import tomllib
+
+    text = (source / "items.toml").read_text(encoding="utf-8")
+    family = {item_id: fam for fam, table in tomllib.loads(text).items() if isinstance(table, dict)
+              for item_id in table}
+    for item_id, price in prices.items():
+        text = set_value(text, f"{family[item_id]}.{item_id}.price", int(price))
+    return copy_content_with(source, target, "items.toml", text)
+
+
+def write_shop_prices(source: Path, target: Path, prices: dict) -> Path:
+    """A copy of the content folder ``source`` at ``target`` whose ``stalkeriada.toml``
+    [shop] has ``prices`` (``{item: G}``, S-04), comments and layout kept."""
+    text = (source / "stalkeriada.toml").read_text(encoding="utf-8")
+    for item, price in prices.items():
+        text = set_value(text, f"shop.{item}", int(price))
+    return copy_content_with(source, target, "stalkeriada.toml", text)
+
+
+def set_table(text: str, table: str, lines: list) -> str:
+    """``text`` (a TOML file) with the table ``[table]`` holding exactly ``lines``
+    (``key = value`` text), replacing the table if it is there, else appended."""
+    out = text.splitlines(keepends=True)
+    header = next((i for i, line in enumerate(out) if re.match(rf"\s*\[\s*{re.escape(table)}\s*\]", line)), None)
+    block = [f"[{table}]\n", *(line + "\n" for line in lines)]
+    if header is None:
+        return "".join(out).rstrip("\n") + "\n\n" + "".join(block)
+    end = next((i for i in range(header + 1, len(out)) if re.match(r"\s*\[", out[i])), len(out))
+    return "".join(out[:header] + block + (["\n"] if end < len(out) else []) + out[end:])

@@ -1,7 +1,8 @@
 """A stalker's loadout, checked against a content set (Z-01, Z-07, Z-11, Z-18,
-Z-20..Z-24, Z-32)."""
+Z-20..Z-24, Z-32), and its one-card changes: what a shopper may buy or swap,
+a card added or taken out, and the cards that do one card's job."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sim.content.load import Content, ContentError
 
@@ -61,6 +62,101 @@ class Loadout:
     def cost(self, content: Content):
         """Total shop price in G (Z-42)."""
         return sum(content.items[i]["price"] * n for i, n in self.cards().items())
+
+    def card_list(self) -> list:
+        """Every card, a card twice for two, in an order ``with_card`` rebuilds the
+        loadout from (the firearm before its modifiers)."""
+        singles = [self.weapon, *self.mods, self.head, self.body, self.escape_item, *self.movement,
+                   *self.avoidance, *self.one_shot, *self.location]
+        return [i for i in singles if i] + [i for i, n in (*self.healing, *self.explosives) for _ in range(n)]
+
+    def describe(self) -> str:
+        """The cards in one line (``glonass, stimulator x2``), or "nothing"."""
+        return ", ".join(f"{i} x{n}" if n > 1 else i for i, n in self.cards().items()) or "nothing"
+
+    def with_card(self, content: Content, item_id: str):
+        """This loadout with one more ``item_id``: a slot card takes its slot (the
+        card there goes), a modifier for another firearm than the active one
+        comes with its own firearm (Z-21), a consumable is one more card; None
+        if the rules forbid it (a deck, the explosives cap: Z-11, Z-18)."""
+        item = content.items[item_id]
+        family = item.family
+        if family == "firearms":
+            fields = {"weapon": item_id, "mods": ()}
+        elif family == "modifiers":
+            same = self.weapon == item["firearm"]
+            fields = {"weapon": item["firearm"], "mods": (self.mods if same else ()) + (item_id,)}
+        elif family == "armour":
+            fields = {item["slot"]: item_id}
+        elif family in ("healing", "explosives"):
+            counts = dict(getattr(self, family))
+            counts[item_id] = counts.get(item_id, 0) + 1
+            fields = {family: tuple(counts.items())}
+        elif family == "escape":
+            fields = {"escape_item": item_id}
+        elif family in ONE_ACTIVE:
+            fields = {family: (item_id,)}
+        elif family == "one_shot":
+            fields = {"one_shot": self.one_shot + (item_id,)}
+        else:
+            return None
+        try:
+            return replace(self, **fields).validate(content)
+        except LoadoutError:
+            return None
+
+    def without(self, item_ids) -> "Loadout":
+        """This loadout with no card of ``item_ids`` (a firearm goes with its modifiers)."""
+        gone = set(item_ids)
+        weapon = None if self.weapon in gone else self.weapon
+        return replace(
+            self, weapon=weapon, mods=() if weapon is None else tuple(m for m in self.mods if m not in gone),
+            head=None if self.head in gone else self.head, body=None if self.body in gone else self.body,
+            healing=tuple(p for p in self.healing if p[0] not in gone),
+            explosives=tuple(p for p in self.explosives if p[0] not in gone),
+            escape_item=None if self.escape_item in gone else self.escape_item,
+            **{f: tuple(i for i in getattr(self, f) if i not in gone) for f in (*ONE_ACTIVE, "one_shot")})
+
+    def changes(self, content: Content, max_count: int) -> list:
+        """Every legal one-card purchase or swap: another firearm (its modifiers
+        go, Z-20) or a modifier for the active one (Z-21), another head or body
+        armour (Z-24), one more healing item or explosive within its deck, the
+        explosives cap and ``max_count`` copies (Z-11, Z-18, Z-31), another escape,
+        Zone-movement, location-movement or avoidance card (one active each:
+        Z-25, Z-29, Z-30, Z-32), one more one-shot card (Z-27, Z-28)."""
+        out = []
+
+        def offer(**fields):
+            try:
+                out.append(replace(self, **fields).validate(content))
+            except LoadoutError:
+                pass
+
+        for item in content.family("firearms"):
+            if item.id != self.weapon:
+                offer(weapon=item.id, mods=())
+        for item in content.family("modifiers"):
+            if item["firearm"] == self.weapon and item.id not in self.mods:
+                offer(mods=self.mods + (item.id,))
+        for item in content.family("armour"):
+            if getattr(self, item["slot"]) != item.id:
+                offer(**{item["slot"]: item.id})
+        for family in ("healing", "explosives"):
+            counts = dict(getattr(self, family))
+            for item in content.family(family):
+                if counts.get(item.id, 0) < max_count:
+                    offer(**{family: tuple({**counts, item.id: counts.get(item.id, 0) + 1}.items())})
+        for item in content.family("escape"):
+            if self.escape_item != item.id:
+                offer(escape_item=item.id)
+        for family in ONE_ACTIVE:
+            for item in content.family(family):
+                if (item.id,) != getattr(self, family):
+                    offer(**{family: (item.id,)})
+        for item in content.family("one_shot"):
+            if item.id not in self.one_shot:
+                offer(one_shot=self.one_shot + (item.id,))
+        return out
 
     def stalker(self, content: Content) -> Stalker:
         """The stalker this loadout starts (Z-01): max HP of his character
@@ -137,6 +233,32 @@ class Loadout:
                        else f"add a {fits} to backpack or drop a '{mod}'")
                 raise LoadoutError(f"backpack: {n} '{mod}' but {stowed} {fits} stowed; a stowed modifier "
                                    f"sits on a stowed firearm it fits (Z-21, Z-22); {fix}")
+
+
+ONE_ACTIVE = ("movement", "location", "avoidance")
+"""Families of which a stalker uses one card at a time (Z-25, Z-29, Z-30)."""
+SLOT_FAMILIES = ("firearms", "armour", "escape", *ONE_ACTIVE, "one_shot")
+"""Families whose cards take a slot: one firearm (Z-20), one armour per slot
+(Z-24), one escape (Z-32), one of each ``ONE_ACTIVE`` family, and the one-shot
+teleports, which do one job (Z-27, Z-28: a second is not needed for one trip)."""
+
+
+def clones(content: Content, item_id: str) -> frozenset:
+    """``item_id`` and every item identical to it but for id, name and price."""
+    item = content.items[item_id]
+    same = {k: v for k, v in item.fields.items() if k not in ("name", "price")}
+    return frozenset(e.id for e in content.family(item.family)
+                     if {k: v for k, v in e.fields.items() if k not in ("name", "price")} == same)
+
+
+def kind(content: Content, item_id: str) -> frozenset:
+    """The cards that do ``item_id``'s job: its slot's cards for a slot card
+    (``SLOT_FAMILIES``; armour: the armour of its slot, Z-24), else its clones."""
+    item = content.items[item_id]
+    if item.family not in SLOT_FAMILIES:
+        return clones(content, item_id)
+    return frozenset(e.id for e in content.family(item.family)
+                     if item.family != "armour" or e["slot"] == item["slot"])
 
 
 def _known(option, value, table):

@@ -1,4 +1,6 @@
-"""The item economy: the declared valuation context (``economy.toml``), item
-values in G as compensating variation on common random numbers, verdicts and
-price tuning. It asks the runners of ``sim.run`` one question: the outcome of a
-kit on given dice."""
+"""The item economy: the one valuation method for every context. A card's
+value is what it does, in G at one exchange rate per tier (``value``), on the
+reference kits a shopper buys (``shop``) and the comparisons of each card with
+them (``kits``), measured as outcomes in paired batches (``outcome``) over a
+context (``context``: economy.toml's campaigns and fights view, or a scenario);
+prices tuned to values and the Stalkeriada pace (``tune``); synergy of pairs."""

@@ -1,14 +1,22 @@
-"""The declared valuation context of a content set (``economy.toml``): what an
-item's worth in G is measured on. A content folder without the file uses the
-shipped default's."""
+"""Where item values are measured: the contexts of the one valuation method.
+
+A context says what a kit is played on (its outcome), who buys (budget tiers
+and a strategy family, or given kits), which cards are valued and how each is
+compared with a kit. The declared context of a content set is its
+``economy.toml`` (a content folder without the file uses the shipped
+default's): the journey campaign, and its fights sub-view. The scenario
+options of ``zonesim value`` and ``zonesim tune`` make the others: one fight,
+one skirmish, journeys with a given loadout, a Stalkeriada table."""
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 from sim.content.load import DEFAULT_DIR, Content, ContentError
+from sim.content.loadout import Loadout
 
 ECONOMY_FILE = "economy.toml"
 MODES = ("journey",)
@@ -17,9 +25,9 @@ VIEWS = ("fights",)  # the sub-views of [views.*]: the campaigns' monster mix fo
 
 @dataclass(frozen=True)
 class SubView:
-    """A sub-view (``[views.NAME]``): the tiers and shopper of the context, but the
-    outcome is the chance to survive one monster encounter of the campaigns' mix,
-    fought by ``strategy``; trial counts are per monster group and kit."""
+    """A sub-view (``[views.NAME]``): the tiers of the context, but the outcome is
+    the chance to survive one monster encounter of the campaigns' mix, fought by
+    ``strategy``; trial counts are per monster group and kit."""
 
     name: str
     strategy: str
@@ -29,7 +37,7 @@ class SubView:
 
 @dataclass(frozen=True)
 class EconomyContext:
-    """Where and how item values are measured (one line of ``economy.toml`` each)."""
+    """The settings of ``economy.toml`` (one line each there)."""
 
     mode: str
     days: int
@@ -45,6 +53,7 @@ class EconomyContext:
     price_step: int
     source: str
     views: tuple = ()
+    kits: tuple = ()  # ((budget, (card, ...)), ...): pinned kits
 
     def view(self, name: str) -> SubView:
         """The sub-view ``name`` of ``[views]``, or a one-line error naming the file."""
@@ -52,14 +61,6 @@ class EconomyContext:
             if v.name == name:
                 return v
         raise ContentError(f"{self.source}: [views.{name}]: missing; copy it from the default {ECONOMY_FILE}")
-
-    def describe(self) -> dict:
-        """The context as printed and written with every value table."""
-        return {"mode": self.mode, "outcome": f"days to spare finishing every order in {self.days} days",
-                "days": self.days, "character": self.character, "budgets": list(self.budgets),
-                "strategies": list(self.strategies), "trials": self.valuation_trials,
-                "selection_trials": self.selection_trials, "batches": self.batches, "seed": self.seed,
-                "source": self.source}
 
 
 def _field(path, table, section, key, kind, low=None):
@@ -132,7 +133,8 @@ def load_context(content: Content, *, quick=False) -> EconomyContext:
         selection_trials=_pair(path, trials, "selection", quick, 2),
         batches=batches, bootstrap=_field(path, trials, "trials", "bootstrap", int, 20),
         price_step=_field(path, prices, "prices", "step", int, 1), source=str(path),
-        views=tuple(_sub_view(path, name, table, quick, batches) for name, table in views.items()))
+        views=tuple(_sub_view(path, name, table, quick, batches) for name, table in views.items()),
+        kits=_pinned(path, content, raw.get("kits", {}), budgets, character))
 
 
 def _sub_view(path, name, table, quick, batches) -> SubView:
@@ -140,3 +142,425 @@ def _sub_view(path, name, table, quick, batches) -> SubView:
     return SubView(name, _field(path, table, section, "strategy", str),
                    _batched(path, table, "valuation", quick, batches, section),
                    _pair(path, table, "selection", quick, 2, section))
+
+
+def _pinned(path, content, table, budgets, character) -> tuple:
+    """``[kits]``: ``"BUDGET" = ["card", ...]`` (a card twice for two), each a legal kit within its budget."""
+    if not isinstance(table, dict):
+        raise ContentError(f"{path}: [kits]: expected a table of \"BUDGET\" = [card ids]")
+    out = []
+    for key, cards in table.items():
+        where = f"{path}: kits.{key}"
+        if not (key.isdigit() and int(key) in budgets):
+            raise ContentError(f"{where}: not one of context.budgets ({', '.join(map(str, budgets))}); pin a kit "
+                               "for a listed budget")
+        if not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+            raise ContentError(f"{where}: expected a list of card ids, e.g. [\"glonass\", \"stimulator\"]")
+        build_kit(content, cards, character, where)  # a kit may cost more than its budget: the tables say so
+        out.append((int(key), tuple(cards)))
+    return tuple(sorted(out))
+
+
+def build_kit(content: Content, cards, character: str, where: str) -> Loadout:
+    """The kit of ``cards`` (ids, a card twice for two), or a one-line error naming ``where``."""
+    kit = Loadout(character=character)
+    for card in cards:
+        if card not in content.items:
+            raise ContentError(f"{where}: unknown card '{card}'; use ids of items.toml")
+        bigger = kit.with_card(content, card)
+        if bigger is None or bigger.cards() != {**kit.cards(), card: kit.cards().get(card, 0) + 1}:
+            raise ContentError(f"{where}: '{card}' does not fit beside {kit.describe()} (one card a slot, its "
+                               "firearm before a modifier, decks and the explosives cap)")
+        kit = bigger
+    return kit
+
+
+@dataclass
+class TierSpec:
+    """One tier of a context: its label and budget (None for a given kit), the
+    outcome under each strategy of the family, and how its kit is chosen."""
+
+    label: str
+    budget: int | None
+    outcomes: dict
+    choose: Callable
+    mix: object = None
+
+
+@dataclass
+class Context:
+    """What every context gives the valuation (``sim.economy.value``)."""
+
+    content: Content
+    mode: str
+    unit: str
+    outcome_words: str
+    seed: int
+    trials: int
+    selection: int
+    batches: int
+    bootstrap: int
+    price_step: int
+    max_count: int = 2
+    client: object = field(default=None, repr=False)
+    store: object = field(default=None, repr=False)
+
+    def describe(self) -> dict:
+        return {"mode": self.mode, "outcome": self.outcome_words, "unit": self.unit, "trials": self.trials,
+                "selection_trials": self.selection, "batches": self.batches, "bootstrap": self.bootstrap,
+                "seed": self.seed, **self._describe()}
+
+    def _describe(self) -> dict:
+        return {}
+
+    def caption(self) -> str:
+        """The context in one line: what is measured, who buys, trials and seed."""
+        return (f"{self.mode}: {self.outcome_words}; {self.buyers()}; {self.trials:,} trials per kit in "
+                f"{self.batches} paired batches, {self.selection:,} per kit for the shopper; seed {self.seed}")
+
+    def buyers(self) -> str:
+        plan = self.tier_plan
+        tiers = [f"{b:,}" for b in plan.budgets]
+        who = [f"budgets {' / '.join(tiers)} G" if tiers else "", *(f"{label}: {kit.describe()}"
+                                                                     for label, kit in plan.pinned)]
+        return f"{plan.character}, {'; '.join(w for w in who if w)}; strategies {', '.join(self.strategies)}"
+
+    def price(self, card) -> int:
+        return self.content.items[card]["price"]
+
+    def cards(self, items=None) -> list:
+        from sim.economy.kits import valued_cards
+
+        return valued_cards(self.content, items)
+
+    def compare(self, kit, cards) -> list:
+        from sim.economy.kits import loadout_comparisons
+
+        return loadout_comparisons(self.content, kit, cards)
+
+    def kit_cost(self, kit) -> int:
+        return kit.cost(self.content)
+
+    def kind(self, card) -> frozenset:
+        """The cards that do ``card``'s job (``sim.content.loadout.kind``)."""
+        from sim.content.loadout import kind
+
+        return kind(self.content, card)
+
+    def kit_cards(self, kit) -> list:
+        """The valued cards ``kit`` holds."""
+        valued = set(self.cards())
+        return [c for c in kit.cards() if c in valued]
+
+    def at_prices(self, prices: dict, scratch: Path) -> "Context":
+        """The same context with these prices (``{card: G}``); ``scratch``: a folder
+        for a content copy where the prices live in a file."""
+        from sim.content.edit import with_prices
+
+        return replace(self, content=with_prices(self.content, prices))
+
+    def write_prices(self, target: Path, prices: dict, kits=None) -> Path:
+        """A copy of the content folder at ``target`` with ``prices``, comments and layout kept
+        (``kits``, the held kits by tier, are pinned only by the declared context)."""
+        from sim.content.edit import write_item_prices
+
+        return write_item_prices(Path(self.content.directory), target, prices)
+
+
+@dataclass
+class KitTiers:
+    """Budget tiers a shopper buys for (``budgets``), or given kits (``pinned``: ``{label: kit}``)."""
+
+    budgets: tuple = ()
+    pinned: tuple = ()  # ((label, kit), ...)
+    character: str = "novice"
+    pinned_budgets: dict = field(default_factory=dict)  # budget -> kit given in economy.toml
+
+
+def _tier_specs(ctx, tiers: KitTiers, outcomes_for) -> list:
+    """The ``TierSpec`` of every budget (the shopper's kit, or the pinned one) and given kit."""
+    from sim.economy.shop import choose_kit, pinned_kit
+
+    start = Loadout(character=tiers.character)
+    specs = []
+    for budget in tiers.budgets:
+        outcomes = outcomes_for()
+        if budget in tiers.pinned_budgets:
+            choose = (lambda o=outcomes, k=tiers.pinned_budgets[budget]: pinned_kit(o, k, ctx.selection))
+        else:
+            choose = (lambda o=outcomes, b=budget: choose_kit(ctx.content, o, start, b, trials=ctx.selection,
+                                                              max_count=ctx.max_count))
+        specs.append(TierSpec(f"{budget:,} G", budget, outcomes, choose))
+    for label, kit in tiers.pinned:
+        outcomes = outcomes_for()
+        specs.append(TierSpec(label, None, outcomes, lambda o=outcomes, k=kit: pinned_kit(o, k, ctx.selection)))
+    return specs
+
+
+@dataclass
+class CampaignContext(Context):
+    """The journey campaign (Z-34..Z-41) on the content's map, orders and event
+    tables: the outcome is days to spare; the family is journey strategies."""
+
+    days: int = 30
+    strategies: tuple = ("cautious",)
+    tier_plan: KitTiers = field(default_factory=KitTiers)
+    declared: bool = False  # economy.toml's own context (its tuned copy pins the kits)
+    _outcomes: dict = field(default_factory=dict, repr=False)
+
+    def _describe(self):
+        return {"days": self.days, "character": self.tier_plan.character, "budgets": list(self.tier_plan.budgets),
+                "strategies": list(self.strategies)}
+
+    def outcome(self, strategy):
+        """The campaign's outcome under ``strategy`` (one per strategy, shared by the tiers)."""
+        from sim.economy.outcome import JourneyOutcome
+
+        if strategy not in self._outcomes:
+            self._outcomes[strategy] = JourneyOutcome(self.content, strategy, self.days, self.seed,
+                                                      client=self.client, store=self.store)
+        return self._outcomes[strategy]
+
+    def tiers(self) -> list:
+        return _tier_specs(self, self.tier_plan, lambda: {s: self.outcome(s) for s in self.strategies})
+
+    def at_prices(self, prices, scratch):
+        return replace(super().at_prices(prices, scratch), _outcomes={})
+
+    def write_prices(self, target, prices, kits=None):
+        """The copy with ``prices`` and, for economy.toml's context, the held ``kits``
+        pinned in its ``economy.toml`` (``[kits]``), so values there measure them."""
+        copy = super().write_prices(target, prices)
+        if kits and self.declared:
+            from sim.content.edit import set_table
+
+            path = copy / ECONOMY_FILE
+            text = path.read_text(encoding="utf-8") if path.is_file() else (DEFAULT_DIR / ECONOMY_FILE).read_text()
+            lines = [f'"{spec.budget}" = {kits[spec.label].kit.card_list()!r}'.replace("'", '"')
+                     for spec in self.tiers() if spec.budget is not None and spec.label in kits]
+            path.write_text(set_table(text, "kits", lines), encoding="utf-8")
+        return copy
+
+
+@dataclass
+class SurvivalContext(Context):
+    """Survival in one encounter of weighted monster groups, fought (or skirmished)
+    under each strategy of a family: ``measure_for(strategy name, monsters)``
+    gives the per-trial measure (``sim.run.fight.FightMeasure``,
+    ``sim.run.skirmish.SkirmishMeasure``)."""
+
+    groups: tuple = ()
+    shares: tuple = (1.0,)
+    strategies: tuple = ("fighter",)
+    measure_for: Callable = None
+    tier_plan: KitTiers = field(default_factory=KitTiers)
+    label: str = "fight"
+
+    def _describe(self):
+        return {"monsters": [list(g) for g in self.groups], "shares": list(self.shares),
+                "character": self.tier_plan.character, "budgets": list(self.tier_plan.budgets),
+                "given_kits": [{"label": label, "kit": kit.describe()} for label, kit in self.tier_plan.pinned],
+                "strategies": list(self.strategies)}
+
+    def outcomes(self, groups=None, shares=None) -> dict:
+        from sim.economy.outcome import SurvivalOutcome
+
+        groups = self.groups if groups is None else groups
+        shares = self.shares if shares is None else shares
+        return {s: SurvivalOutcome(self.content, tuple(self.measure_for(s, g) for g in groups), tuple(shares),
+                                   self.seed, f"{self.label}:{s}:{[list(g) for g in groups]}", client=self.client,
+                                   store=self.store)
+                for s in self.strategies}
+
+    def tiers(self) -> list:
+        return _tier_specs(self, self.tier_plan, self.outcomes)
+
+
+@dataclass
+class FightsView(SurvivalContext):
+    """The fights sub-view of the campaign (``[views.fights]``): at each budget
+    tier, the monster mix the tier's campaigns meet (their hex entries and the
+    Z-39 tables, ``sim.economy.mix``), fought to the end by the view's strategy;
+    the fight kit is bought on survival by the same shopper."""
+
+    campaign: CampaignContext = None
+
+    def tiers(self) -> list:
+        from sim.content.journey import load_journey
+        from sim.economy.mix import encounter_rates
+
+        journey, specs = load_journey(self.content), []
+        for spec in self.campaign.tiers():
+            choice = spec.choose()
+            entries = spec.outcomes[choice.strategy].hex_entries(choice.kit, self.campaign.trials)
+            mix = encounter_rates(journey, entries)
+            tier = _tier_specs(self, replace(self.tier_plan, budgets=(spec.budget,)),
+                               lambda m=mix: self.outcomes(m.groups, tuple(float(x) for x in m.shares)))[0]
+            specs.append(replace(tier, mix=mix))
+        return specs
+
+
+@dataclass
+class TableContext(Context):
+    """A Stalkeriada table (S-01..S-24): the win rate of each planner strategy
+    against ``opponents`` (seats rotated); a tier is a planner, its kit the shop
+    items it buys (S-04), its cards the shop's."""
+
+    planners: tuple = ()
+    opponents: tuple = ()
+
+    def _describe(self):
+        return {"planners": [p.name for p in self.planners], "opponents": [o.name for o in self.opponents]}
+
+    def buyers(self):
+        return (f"planners {', '.join(p.name for p in self.planners)}, each with the shop items it buys, at a table "
+                f"with {', '.join(o.name for o in self.opponents)} (every seat order)")
+
+    def shop(self) -> dict:
+        from sim.content.stalkeriada import load_stalkeriada
+
+        return dict(load_stalkeriada(self.content).settings["shop"])
+
+    def price(self, card):
+        return self.shop()[card]
+
+    def cards(self, items=None):
+        from sim.economy.kits import SHOP_ITEMS
+
+        return [i for i, _ in SHOP_ITEMS if items is None or i in items]
+
+    def compare(self, kit, cards):
+        from sim.economy.kits import shop_comparisons
+
+        return shop_comparisons(self.shop(), kit, cards)
+
+    def kit_cost(self, kit):
+        return kit.cost(self.shop())
+
+    def kit_cards(self, kit):
+        return [i for i, n in kit.items if n]
+
+    def kind(self, card):
+        return frozenset([card])
+
+    def tiers(self):
+        from sim.economy.kits import ShopKit
+        from sim.economy.outcome import TableOutcome
+        from sim.economy.shop import pinned_kit
+
+        specs = []
+        for planner in self.planners:
+            outcomes = {planner.name: TableOutcome(self.content, planner, tuple(self.opponents), self.seed,
+                                                   client=self.client, store=self.store)}
+            kit = ShopKit.of(planner)
+            specs.append(TierSpec(planner.name, None, outcomes, lambda o=outcomes, k=kit: pinned_kit(o, k,
+                                                                                                  self.selection)))
+        return specs
+
+    def at_prices(self, prices, scratch):
+        import tempfile
+
+        from sim.content.load import load_content
+
+        folder = Path(tempfile.mkdtemp(prefix="prices-", dir=scratch)) / "content"
+        return replace(self, content=load_content(self.write_prices(folder, prices)))
+
+    def write_prices(self, target, prices, kits=None):
+        from sim.content.edit import write_shop_prices
+
+        return write_shop_prices(Path(self.content.directory), target, prices)
+
+
+def declared(content: Content, settings: EconomyContext, *, view=None, client=None, store=None) -> Context:
+    """The declared context of ``economy.toml`` (``settings``), or its sub-view ``view``."""
+    tiers = KitTiers(settings.budgets, (), settings.character,
+                     {b: build_kit(content, cards, settings.character, f"{settings.source}: kits.{b}")
+                      for b, cards in settings.kits})
+    campaign = CampaignContext(
+        content, "journey", "days to spare", f"days to spare finishing every order in {settings.days} days",
+        settings.seed, settings.valuation_trials, settings.selection_trials, settings.batches, settings.bootstrap,
+        settings.price_step, settings.max_count, client, store, days=settings.days, strategies=settings.strategies,
+        tier_plan=tiers, declared=True)
+    if view is None:
+        return campaign
+    sub = settings.view(view)
+    return FightsView(
+        content, f"journey: {sub.name}", "survival",
+        f"the chance to survive one monster encounter of each tier's campaigns' mix, fought by {sub.strategy}",
+        settings.seed, sub.valuation_trials, sub.selection_trials, settings.batches, settings.bootstrap,
+        settings.price_step, settings.max_count, client, store, strategies=(sub.strategy,),
+        measure_for=fight_measure_for(content), tier_plan=tiers, label=sub.name, campaign=campaign)
+
+
+def fight_measure_for(content: Content, family=None):
+    """``(strategy name, monsters) -> FightMeasure``; ``family``: ``{name: Strategy}`` (default: by name)."""
+    import strategies
+    from sim.run.fight import FightMeasure
+
+    return lambda name, monsters: FightMeasure(content, tuple(monsters),
+                                               family[name] if family else strategies.get(name))
+
+
+MODE_TRIALS = {"fight": 200_000, "skirmish": 20_000, "journey": 20_000, "stalkeriada": 2_000}
+"""Default valuation trials per kit of each scenario mode."""
+
+
+def scenario(content: Content, settings: EconomyContext, *, mode="fight", monsters=(), loadout=None,
+             strategies=(), opponents=(), days=30, budgets=(), trials=None, selection=None, seed=1, client=None,
+             store=None) -> Context:
+    """The context of a scenario of ``zonesim value`` / ``tune``: ``mode`` fight
+    (one fight against ``monsters``), skirmish (one tactical skirmish against
+    them), journey (campaigns of ``days`` days) or stalkeriada (a table of the
+    planners ``strategies`` against ``opponents``). The tiers: the given
+    ``loadout`` as it is, else the ``budgets`` (default: economy.toml's) with
+    the shopper; ``strategies`` is the family (``strongest`` in fights: every
+    built-in and the tactician grid). ``trials`` per kit (``MODE_TRIALS``),
+    ``selection`` per kit for the shopper (default a tenth of ``trials``)."""
+    trials = MODE_TRIALS[mode] if trials is None else trials
+    batches = settings.batches
+    if trials < 2 * batches:
+        raise ContentError(f"--trials: {trials}; give at least {2 * batches} for {batches} paired batches")
+    trials -= trials % batches
+    selection = max(2 * 20, trials // 10) if selection is None else selection
+    common = dict(seed=seed, trials=trials, selection=selection, batches=batches, bootstrap=settings.bootstrap,
+                  price_step=settings.price_step, max_count=settings.max_count, client=client, store=store)
+    if mode == "stalkeriada":
+        return TableContext(content, mode, "win rate", f"the planner's win rate against {', '.join(o.name for o in opponents)}",
+                            planners=tuple(strategies), opponents=tuple(opponents), **common)
+    character = loadout.character if loadout is not None else settings.character
+    tiers = (KitTiers((), (("the given loadout", loadout),), character) if loadout is not None else
+             KitTiers(tuple(sorted(budgets or settings.budgets)), (), character))
+    if mode == "journey":
+        names = tuple(strategies) or settings.strategies
+        return CampaignContext(content, mode, "days to spare", f"days to spare finishing every order in {days} days",
+                               days=days, strategies=names, tier_plan=tiers, **common)
+    monsters = tuple(monsters)
+    if mode == "skirmish":
+        from sim.content.skirmish import load_arena, load_skirmish
+        from sim.run.skirmish import get_skirmish_strategy, skirmish_measure
+
+        sk = load_skirmish(content)
+        arena = load_arena(sk)
+        names = tuple(strategies) or ("hold",)
+        family = {n: get_skirmish_strategy(n) for n in names}
+        return SurvivalContext(content, mode, "survival", f"the chance to survive a skirmish against "
+                               f"{' + '.join(monsters)}", groups=(monsters,), strategies=names,
+                               measure_for=lambda n, g: skirmish_measure(content, sk, g, arena, family[n]),
+                               tier_plan=tiers, label="skirmish", **common)
+    family = fight_family(strategies)
+    return SurvivalContext(content, "fight", "survival", f"the chance to survive a fight against "
+                           f"{' + '.join(monsters)}", groups=(monsters,), strategies=tuple(family),
+                           measure_for=fight_measure_for(content, family), tier_plan=tiers, **common)
+
+
+def fight_family(names) -> dict:
+    """``{name: Strategy}`` of the fight strategies ``names`` (default fighter);
+    ``strongest`` adds every built-in and the tactician grid (``sim.run.search``)."""
+    import strategies as built_in
+    from sim.run.search import candidates
+
+    family = {}
+    for name in names or ("fighter",):
+        for strategy in candidates() if name == "strongest" else [built_in.get(name)]:
+            family[strategy.name] = strategy
+    return family

@@ -1,112 +1,34 @@
-"""The buyer: what a stalker with a budget puts in his starting kit.
+"""The shopper: the reference kit a stalker with a budget buys, chosen once
+per tier and then frozen for the whole valuation.
 
-A kit is grown one card at a time (a firearm or a modifier for it, Z-20, Z-21;
-head or body armour, Z-24; one more medkit, stimulator or explosive within its
-deck and the explosives cap, Z-11, Z-18, Z-31; an escape, Zone-movement,
-location-movement or avoidance item, one active each, Z-25, Z-29, Z-30, Z-32;
-a one-shot card, Z-27, Z-28), a slot's card being swapped for another. At each step the buyer compares every
-affordable change on the selection trials and takes the one with the most gain
-per G among those whose gain is clear of the noise (more than two standard
-errors of the paired batch differences); a change that costs nothing extra and
-gains is taken first. He stops when no change gains.
+He grows his kit one card at a time (``Loadout.changes``: a purchase or a slot
+swap, within the rules). At each step he compares every affordable change on
+his selection trials and takes the one with the most gain per G among those
+whose gain is clear of the noise (more than ``CLEAR_GAIN_Z`` standard errors
+of the paired batch differences); a change that costs nothing extra and gains
+is taken first. He stops when no affordable change gains clearly, so the
+budget is spent while an affordable card has an effect his selection trials
+can see.
 
-A ``held`` card is given for free: it never leaves the kit and its price is
-not paid; ``banned`` cards cannot be bought (the stalker who cannot have an item)."""
+The strongest strategy of the family is found with the kit: he shops under
+the first strategy, every strategy then plays that kit, and if another does
+better he shops again under it, until the strategy stays. He then shops again
+under that strategy on a second, independent selection set: the two kits agree
+or the tier reports the cards they differ in, and its values carry both
+(``sim.economy.value``)."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+import numpy as np
 
 from sim.content import Content
-from sim.content.loadout import Loadout, LoadoutError
+from sim.content.loadout import Loadout
+from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST, SELECTION_STRIDE, Batches
 
 CLEAR_GAIN_Z = 2.0
-
-
-@dataclass(frozen=True)
-class Buyer:
-    """Who buys: the content, the outcome (``selection(loadout)`` gives its
-    batches), the card he holds for free, the cards he cannot buy, and his cap
-    on copies of one consumable."""
-
-    content: Content
-    selection: object
-    held: str | None = None
-    banned: frozenset = frozenset()
-    max_count: int = 2
-
-    def kit_cost(self, loadout: Loadout) -> int:
-        """What the kit cost him: its price less the held card's (Z-42)."""
-        free = self.content.items[self.held]["price"] if self.held else 0
-        return loadout.cost(self.content) - free
-
-    def changes(self, loadout: Loadout):
-        """Every legal one-card purchase or swap of ``loadout`` that keeps the held card."""
-        content, out = self.content, []
-
-        def offer(item_id, **fields):
-            if item_id in self.banned:
-                return
-            try:
-                changed = replace(loadout, **fields).validate(content)
-            except LoadoutError:  # a deck or the explosives cap is exhausted
-                return
-            if self.held is None or self.held in changed.cards():
-                out.append(changed)
-
-        for item in content.family("firearms"):
-            if item.id != loadout.weapon:
-                offer(item.id, weapon=item.id, mods=())
-        for item in content.family("modifiers"):
-            if item["firearm"] == loadout.weapon and item.id not in loadout.mods:
-                offer(item.id, mods=loadout.mods + (item.id,))
-        for item in content.family("armour"):
-            if getattr(loadout, item["slot"]) != item.id:
-                offer(item.id, **{item["slot"]: item.id})
-        for family, field_name in (("healing", "healing"), ("explosives", "explosives")):
-            for item in content.family(family):
-                counts = dict(getattr(loadout, field_name))
-                if counts.get(item.id, 0) - (item.id == self.held) < self.max_count:
-                    counts[item.id] = counts.get(item.id, 0) + 1
-                    offer(item.id, **{field_name: tuple(counts.items())})
-        for item in content.family("escape"):
-            if loadout.escape_item != item.id:
-                offer(item.id, escape_item=item.id)
-        for family in ("movement", "location", "avoidance"):  # one active of each (Z-25, Z-29, Z-30)
-            for item in content.family(family):
-                if (item.id,) != getattr(loadout, family):
-                    offer(item.id, **{family: (item.id,)})
-        for item in content.family("one_shot"):
-            if item.id not in loadout.one_shot:
-                offer(item.id, one_shot=loadout.one_shot + (item.id,))
-        return out
-
-    def grow(self, loadout: Loadout, budget: int, trace=None) -> Loadout:
-        """Buy, one clear gain at a time, until nothing affordable gains (see module doc).
-        ``trace`` (a list) receives every kit on the way, the start included."""
-        current = self.selection(loadout)
-        if trace is not None:
-            trace.append(loadout)
-        while True:
-            best, best_key = None, None
-            base_cost = self.kit_cost(loadout)
-            for changed in self.changes(loadout):
-                cost = self.kit_cost(changed)
-                if cost > budget:
-                    continue
-                gain, se = paired_gain(self.selection(changed), current)
-                if gain <= CLEAR_GAIN_Z * se or gain <= 0:
-                    continue
-                extra = cost - base_cost
-                key = (1, gain, -extra) if extra <= 0 else (0, gain / extra, -extra)
-                if best_key is None or key > best_key:
-                    best, best_key = changed, key
-            if best is None:
-                return loadout
-            loadout, current = best, self.selection(best)
-            if trace is not None:
-                trace.append(loadout)
 
 
 def paired_gain(new, old):
@@ -116,45 +38,82 @@ def paired_gain(new, old):
     return float(diff.mean()), se
 
 
-def gifts(content: Content, loadout: Loadout, item_id: str) -> list:
-    """The ways a stalker can take ``item_id`` as a gift into ``loadout``: in its
-    slot (``give``) and, for a card of which one is active at a time, also
-    carried beside the one he has (Z-25, Z-29, Z-30: the best is used)."""
-    out = [g for g in (give(content, loadout, item_id),) if g is not None]
-    family = content.items[item_id].family
-    held = getattr(loadout, family, ()) if family in ("movement", "location", "avoidance") else ()
-    if held and item_id not in held:
-        out.append(replace(loadout, **{family: held + (item_id,)}))
-    return out
+def grow(content: Content, outcome, start: Loadout, budget: int, *, trials: int, which: int = 0,
+         max_count: int = 2) -> Loadout:
+    """The kit bought from ``start`` with ``budget`` G (module doc), judged on
+    ``trials`` campaigns (or fights) of selection set ``which`` of ``outcome``."""
+    kit = start
+    current = outcome.selection(kit, trials, which)
+    if isinstance(current, Exception):  # a kit the mode cannot field (a skirmish without a firearm) scores 0
+        current = Batches(np.zeros(SELECTION_BATCHES), trials // SELECTION_BATCHES)
+    while True:
+        cost = kit.cost(content)
+        changes = [c for c in kit.changes(content, max_count) if c.cost(content) <= budget]
+        found = outcome.many(changes, SELECTION_FIRST + which * SELECTION_STRIDE, trials, SELECTION_BATCHES)
+        best, best_key = None, None
+        for changed, batches in zip(changes, found):
+            if isinstance(batches, Exception):  # a kit the mode cannot field
+                continue
+            gain, se = paired_gain(batches, current)
+            if gain <= 0 or gain <= CLEAR_GAIN_Z * se:
+                continue
+            extra = changed.cost(content) - cost
+            key = (1, gain, -extra) if extra <= 0 else (0, gain / extra, -extra)
+            if best_key is None or key > best_key:
+                best, best_key, best_batches = changed, key, batches
+        if best is None:
+            return kit
+        kit, current = best, best_batches
 
 
-def give(content: Content, loadout: Loadout, item_id: str) -> Loadout | None:
-    """``loadout`` with ``item_id`` added as a gift: it takes its slot (the card
-    there is handed back), a modifier for another firearm than the kit's comes
-    with its own firearm (Z-21, bought), a consumable is one more card; None if
-    the rules forbid it (deck, explosives cap)."""
-    item = content.items[item_id]
-    family = item.family
-    if family == "firearms":
-        fields = {"weapon": item_id, "mods": ()}
-    elif family == "modifiers":
-        same = loadout.weapon == item["firearm"]
-        fields = {"weapon": item["firearm"], "mods": (loadout.mods if same else ()) + (item_id,)}
-    elif family == "armour":
-        fields = {item["slot"]: item_id}
-    elif family in ("healing", "explosives"):
-        counts = dict(getattr(loadout, family))
-        counts[item_id] = counts.get(item_id, 0) + 1
-        fields = {family: tuple(counts.items())}
-    elif family == "escape":
-        fields = {"escape_item": item_id}
-    elif family in ("movement", "location", "avoidance"):
-        fields = {family: (item_id,)}
-    elif family == "one_shot":
-        fields = {"one_shot": loadout.one_shot + (item_id,)}
-    else:
-        return None
-    try:
-        return replace(loadout, **fields).validate(content)
-    except LoadoutError:
-        return None
+@dataclass(frozen=True)
+class KitChoice:
+    """A tier's reference kit: the strategy and kit bought on the first selection
+    set, the kit bought again on the second, and each strategy's outcome with
+    the kit (``pinned``: the kit was given, not bought)."""
+
+    strategy: str
+    kit: object
+    second_kit: object
+    outcomes: dict
+    selection_trials: int
+    pinned: bool = False
+
+    @property
+    def agree(self) -> bool:
+        return self.kit == self.second_kit
+
+    def differ(self) -> list:
+        """The cards one choice holds and the other does not."""
+        a, b = self.kit.cards(), self.second_kit.cards()
+        return sorted(i for i in set(a) | set(b) if a.get(i, 0) != b.get(i, 0))
+
+
+def _mean(batches) -> float:
+    """The mean outcome; 0 for a kit the mode cannot field."""
+    return 0.0 if isinstance(batches, Exception) else batches.mean
+
+
+def strongest(outcomes: dict, kit, trials: int) -> tuple:
+    """``(strategy, {strategy: mean outcome})`` of the family playing ``kit`` on the first selection set."""
+    means = {s: _mean(o.selection(kit, trials)) for s, o in outcomes.items()}
+    return max(means, key=lambda s: (means[s], s)), means
+
+
+def choose_kit(content: Content, outcomes: dict, start: Loadout, budget: int, *, trials: int,
+               max_count: int = 2) -> KitChoice:
+    """The tier's reference kit and strategy (module doc); ``outcomes`` by strategy name."""
+    kits, strategy = {}, next(iter(outcomes))
+    while strategy not in kits:
+        kits[strategy] = grow(content, outcomes[strategy], start, budget, trials=trials, max_count=max_count)
+        strategy = strongest(outcomes, kits[strategy], trials)[0]
+    strategy = max(kits, key=lambda s: (_mean(outcomes[s].selection(kits[s], trials)), s))
+    kit = kits[strategy]
+    second = grow(content, outcomes[strategy], start, budget, trials=trials, which=1, max_count=max_count)
+    return KitChoice(strategy, kit, second, strongest(outcomes, kit, trials)[1], trials)
+
+
+def pinned_kit(outcomes: dict, kit, trials: int) -> KitChoice:
+    """A given kit, with the strongest strategy of the family for it."""
+    strategy, means = strongest(outcomes, kit, trials)
+    return KitChoice(strategy, kit, kit, means, trials, pinned=True)

@@ -1,154 +1,281 @@
-"""Price tuning over the declared context: equal value per G for every card.
+"""Price tuning: every card at the price its value in G earns, and the
+Stalkeriada pace (how many games end with a winner).
 
-Each round values every card at the current prices (its stand-alone value in
-G, compensating variation, ``sim.economy.value``) and moves each price
-``damping`` of the way to it, rounded to the declared price step and never
-below one step; a card whose value interval allows one rounded price only
-(one worth less than a step) goes straight to it. A card's fair price is its
-value, since the value is already counted in the game's G against the fixed
-budget tiers. Stand-alone values
-keep this loop from feeding on itself: a card's value never rests on the
-price of a card of its own slot, so substitutes (the zone map, the GLONASS,
-the jetpack) do not chase each other's prices, and no price-level factor
-carries one card's price into another's. A card that changes nothing
-anywhere in the context ("no use here" at every tier) keeps its price:
-nothing says what it is worth. Tuning stops when every moving price lies
-inside its value interval widened to whole price steps, since rounding cannot
-do better; then each moving price is set to its value, rounded, so identical
-cards end at one price. Otherwise it stops after ``rounds`` price moves.
-At the full trials, prices first settle on the quick trials of the same
-context and only then on the full ones, whose narrower intervals need just
-the last few rounds."""
+**Prices at value.** The tiers' kits are chosen once, at the content's prices
+(``sim.economy.value``), and held: they are the reference buyers. Each round
+moves every moving price ``damping`` of the way to its overall value, rounded
+to the context's price step and never below one step, and values the cards
+again. With the kits held such a move leaves the overall rate where it is, so
+the values stand and the prices settle. Tuning stops when every moving price
+lies inside its value interval widened to whole price steps (it is *fair*);
+otherwise after ``rounds`` rounds. A card of no use anywhere, worth nothing
+anywhere (left at home) or not valued keeps its price: nothing says what it is
+worth. With a ``coarse`` context (the same one at fewer valuation trials, the
+same selection trials and so the same kits) prices first settle on it and only
+the last check, or the last few rounds, run at the full trials.
+
+Then the kits are checked at the tuned prices (``kit_check``): is each held kit
+still within its budget, and would the shopper, choosing again, buy a kit that
+does clearly better (more than ``CLEAR_GAIN_Z`` standard errors on the
+selection trials)? The kits are not re-chosen: at prices equal to values every
+card returns the same effect per G, so a buyer choosing afresh is indifferent
+between many kits and the noise of his selection trials picks one, and a card
+cheap at its value to one tier (an exoskeleton at 50 G) changes what every
+other card does for him. Re-choosing the kits round after round wanders among
+such kits and never settles on the default content; the check reports what a
+buyer would do instead, as a finding. The tuned content pins the held kits
+(``[kits]`` of its ``economy.toml``), so ``zonesim value`` on it measures them.
+
+**Pace** (``tune_pace``): one factor on the exit visa's price, or on the loot
+prices, found by bisection on common dice so that a chosen share of
+Stalkeriada games has a winner (S-04, S-05, S-06)."""
 
 from __future__ import annotations
 
 import math
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
 
-from sim.content import Content
-from sim.economy.context import EconomyContext
-from sim.economy.value import EconomyResult, item_economy
-from sim.run.tune import with_prices
+from sim.content import Content, load_content
+from sim.content.edit import copy_content_with, set_value
+from sim.content.load import ContentError
+from sim.content.loadout import LoadoutError
+from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
+from sim.economy.shop import CLEAR_GAIN_Z, KitChoice, paired_gain
+from sim.economy.value import EconomyResult, value_cards
+from sim.run.results import json_safe
+
+FIXED = ("no use here", "not valued", "worth nothing here")
 
 
 @dataclass
-class EconomyTune:
+class TuneResult:
     """Prices by round, the last round's values, and whether they converged."""
 
-    context: EconomyContext
+    context: object
     start: dict
     history: list  # prices at the start of each round, the final ones last
     values: EconomyResult
     converged: bool
     elapsed_s: float
+    kits: dict = None  # the held kits, by tier label
+    kit_check: dict = None  # ``kit_check`` at the tuned prices
 
     @property
     def prices(self) -> dict:
         return self.history[-1]
 
     def history_frame(self) -> pl.DataFrame:
-        """Price per round and item (round 0: the content's prices)."""
+        """Price per round and card (round 0: the content's prices)."""
         return pl.DataFrame([{"round": k, "item": i, "price": float(p)} for k, prices in enumerate(self.history)
                              for i, p in prices.items()])
 
     def table(self) -> pl.DataFrame:
-        """One row per card: old and new price, its value in G, its fair-price interval, verdict."""
-        return pl.DataFrame([{"item": r["item"], "old_price": self.start[r["item"]], "new_price": self.prices[r["item"]],
-                              "value_g": r["value_g"], "fair_low": r["value_g_ci95"][0], "fair_high": r["value_g_ci95"][1],
-                              "verdict": r["verdict"]} for r in self.values.items])
+        """One row per card: old and new price, its value in G and interval at the new prices, verdict."""
+        return pl.DataFrame([{"item": r["item"], "old_price": self.start[r["item"]],
+                              "new_price": self.prices[r["item"]], "value_g": r["value_g"],
+                              "fair_low": r["value_g_ci95"][0], "fair_high": r["value_g_ci95"][1],
+                              "verdict": r["verdict"]} for r in self.values.items], infer_schema_length=None)
+
+    def changes(self) -> list:
+        """``card: old -> new G`` for the cards whose price moved."""
+        return [f"{i}: {self.start[i]:,} -> {p:,} G" for i, p in self.prices.items() if p != self.start[i]]
 
     def to_json(self) -> dict:
-        """The JSON of ``zonesim tune --json`` (README "JSON contracts")."""
+        """The JSON of ``zonesim tune --json`` (docs: JSON contracts)."""
         rows = {row["item"]: row for row in self.values.items}
         return {"converged": self.converged, "rounds": len(self.history) - 1,
                 "context": self.context.describe(), "elapsed_s": self.elapsed_s,
+                "tiers": self.values.to_json()["context"]["tiers"], "rate": self.values.to_json()["context"]["rate"],
+                "kit_check": json_safe(self.kit_check),
                 "prices": [{"item": i, "old_price": self.start[i], "new_price": self.prices[i],
-                            "fair_price_ci95": [v if math.isfinite(v) else None for v in rows[i]["value_g_ci95"]]}
-                           for i in self.start]}
+                            "value_g": rows[i]["value_g"], "fair_price_ci95": rows[i]["value_g_ci95"],
+                            "verdict": rows[i]["verdict"]} for i in self.start]}
 
 
-def band(low, high, step):
-    """The prices a card with fair-price interval ``[low, high]`` may have: the
-    interval widened to whole price steps, at least one step."""
-    floor = max(step, step * math.floor(low / step))
-    ceil = max(step, step * math.ceil(high / step)) if math.isfinite(high) else math.inf
-    return floor, ceil
+def next_price(price, value, step, damping):
+    """``damping`` of the way from ``price`` to ``value``, rounded to ``step``, at least one step."""
+    return max(step, step * round((price + damping * (value - price)) / step))
 
 
-def next_price(price, fair, step, damping):
-    """``damping`` of the way from ``price`` to ``fair``, rounded to ``step``, at least one step."""
-    if not math.isfinite(fair):
-        return price
-    return max(step, step * round((price + damping * (fair - price)) / step))
+def moving(result: EconomyResult) -> list:
+    """The rows of the cards whose price tuning moves: all but those of no use anywhere or not valued."""
+    return [row for row in result.items if row["verdict"] not in FIXED]
 
 
-def inside(result, prices, step) -> bool:
-    """Every moving card's price lies in the ``band`` of its value interval."""
-    for row in _moving(result):
-        low, high = band(*row["value_g_ci95"], step)
-        if not low <= prices[row["item"]] <= high:
-            return False
-    return True
+def inside(result: EconomyResult) -> bool:
+    """Every moving card's price lies in its value interval widened to whole price steps (it is *fair*)."""
+    return all(row["verdict"] == "fair" for row in moving(result))
 
 
-def _moved(result, prices, step, damping) -> dict:
-    """Every moving price ``damping`` of the way to its value (``next_price``);
-    a card whose ``band`` holds one price only goes straight to it."""
-    moved = dict(prices)
-    for row in _moving(result):
-        low, high = band(*row["value_g_ci95"], step)
-        moved[row["item"]] = low if low == high else next_price(prices[row["item"]], row["value_g"], step, damping)
-    return moved
+def moved(result: EconomyResult, prices: dict, step: int, damping: float) -> dict:
+    """Every moving price ``damping`` of the way to its value (``next_price``)."""
+    out = dict(prices)
+    for row in moving(result):
+        out[row["item"]] = next_price(prices[row["item"]], row["value_g"], step, damping)
+    return out
 
 
-def _moving(result):
-    """The cards whose price tuning moves: all but those of no use anywhere."""
-    return [row for row in result.items if row["verdict"] != "no use here"]
+def held(result: EconomyResult) -> dict:
+    """Each tier's chosen kit, held from now on (``KitChoice`` by tier label)."""
+    return {t.label: held_choice(t.choice) for t in result.tiers}
 
 
-def tune_economy(content: Content, ctx: EconomyContext, *, rounds=20, damping=0.5, items=None, coarse=None,
-                 on_progress=None, client=None, store=None) -> EconomyTune:
-    """Tune every valued card's price (module doc). With a ``coarse`` context (the
-    same one at fewer trials) prices first settle on it, then on ``ctx``: the
-    long walk from the designer's prices costs quick rounds, and only the last
-    few run at the full trials. ``on_progress(done, total, label)``; campaigns on
-    the Dask ``client`` if given; every round's kit outcomes in the checkpoint ``store``."""
+def kit_check(ctx, kits: dict) -> dict:
+    """Per tier at the prices of ``ctx``: the held kit's cost, whether its budget
+    still buys it, the kit the shopper would buy now, and its paired gain over
+    the held kit on the selection trials (``clearly_better`` beyond ``CLEAR_GAIN_Z``
+    standard errors)."""
+    out = {}
+    for spec in ctx.tiers():
+        old = kits[spec.label]
+        row = {"held": old.kit.describe(), "cost": ctx.kit_cost(old.kit), "budget": spec.budget,
+               "affordable": spec.budget is None or ctx.kit_cost(old.kit) <= spec.budget}
+        if spec.budget is not None:
+            new = spec.choose()
+            gain, se = paired_gain(spec.outcomes[new.strategy].selection(new.kit, ctx.selection),
+                                   spec.outcomes[old.strategy].selection(old.kit, ctx.selection))
+            row.update(would_buy=new.kit.describe(), would_cost=ctx.kit_cost(new.kit), gain=gain, gain_se=se,
+                       clearly_better=bool(new.kit != old.kit and gain > CLEAR_GAIN_Z * se and gain > 0))
+        out[spec.label] = row
+    return out
+
+
+def held_choice(choice: KitChoice) -> KitChoice:
+    return KitChoice(choice.strategy, choice.kit, choice.kit, choice.outcomes, choice.selection_trials, pinned=True)
+
+
+def tune_prices(ctx, *, rounds=20, damping=1.0, items=None, coarse=None, on_progress=None) -> TuneResult:
+    """Tune every valued card's price in the context ``ctx`` (module doc)."""
+    if not 0 < damping <= 1:
+        raise LoadoutError(f"--damping: {damping}; give a fraction in (0, 1]")
+    if rounds < 1:
+        raise LoadoutError(f"--rounds: {rounds}; give at least 1")
     started = time.perf_counter()
     stages = [c for c in (coarse, ctx) if c is not None]
-    valuations = 0
+    scratch = Path(tempfile.mkdtemp(prefix="zonesim-tune-"))
+    done = 0
 
-    def valued(prices, stage, k):
-        nonlocal valuations
-        label = f"round {k}" + (" (quick trials)" if stages[stage] is not ctx else "")
-        progress = _valuation_progress(on_progress, valuations, rounds + len(stages), label)
-        valuations += 1
-        return item_economy(with_prices(content, prices), stages[stage], items=items, upgrades=False,
-                            on_progress=progress, client=client, store=store)
+    def valued(prices, stage, kits=None):
+        nonlocal done
+        label = f"round {len(history) - 1}" + (" (quick trials)" if stages[stage] is not ctx else "")
+        progress = None if on_progress is None else (
+            lambda k, n, what: on_progress(done * n + k, (rounds + len(stages)) * n, f"{label}: {what}"))
+        result = value_cards(stages[stage].at_prices(prices, scratch), items=items, kits=kits,
+                             on_progress=progress)
+        done += 1
+        return result
 
-    stage = 0
-    result = valued({}, stage, 0)
-    start = {row["item"]: row["price"] for row in result.items}
-    history, prices = [dict(start)], dict(start)
-    while True:
-        if inside(result, prices, ctx.price_step):
-            if stage + 1 < len(stages):
+    try:
+        start = {c: ctx.price(c) for c in ctx.cards(items)}
+        history, stage = [dict(start)], 0
+        result = valued(start, stage)
+        kits = held(result)
+        for _ in range(rounds + len(stages)):
+            if inside(result):
+                if stage + 1 == len(stages):
+                    break
                 stage += 1
-                result = valued(prices, stage, len(history) - 1)
-                continue
-            snapped = _moved(result, prices, ctx.price_step, 1.0)  # at their values: identical cards at one price
-            return EconomyTune(ctx, start, history + ([snapped] if snapped != prices else []), result, True,
-                               time.perf_counter() - started)
-        if len(history) > rounds:
-            return EconomyTune(ctx, start, history, result, False, time.perf_counter() - started)
-        prices = _moved(result, prices, ctx.price_step, damping)
-        history.append(dict(prices))
-        result = valued(prices, stage, len(history) - 1)
+            else:
+                history.append(moved(result, history[-1], ctx.price_step, damping))
+            result = valued(history[-1], stage, kits)
+        check = kit_check(ctx.at_prices(history[-1], scratch), kits)
+        return TuneResult(ctx, start, history, result, inside(result) and stage + 1 == len(stages),
+                          time.perf_counter() - started, kits, check)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _valuation_progress(on_progress, k, valuations, label):
-    if on_progress is None:
-        return None
-    return lambda done, total, item: on_progress(k * total + done, valuations * total, f"{label}: {item}")
+# --- Stalkeriada pace -----------------------------------------------------------------
+
+PACE_MOVES = ("visa", "loot")
+PACE_STEPS = 10
+PACE_RANGE = (1 / 8, 8.0)
+
+
+@dataclass
+class PaceTune:
+    """The factor found, the prices it gives, and the finish share at each bisection step."""
+
+    move: str
+    target: float
+    factor: float
+    prices: dict  # shop.exit_visa and borscht.prices at the factor
+    start: dict
+    finished: float  # share of games with a winner at the factor
+    steps: list  # [{"factor", "finished"}] in bisection order
+    games: int
+    seed: int
+
+    def to_json(self) -> dict:
+        return {"objective": f"target-finish={self.target}", "move": self.move, "factor": self.factor,
+                "finished": self.finished, "old_prices": self.start, "new_prices": self.prices,
+                "steps": self.steps, "games": self.games, "seed": self.seed}
+
+
+def parse_pace_objective(text: str) -> float:
+    """``target-finish=P`` with 0 < P < 1 -> P."""
+    key, _, value = text.partition("=")
+    try:
+        share = float(value)
+    except ValueError:
+        share = math.nan
+    if key != "target-finish" or not 0 < share < 1:
+        raise LoadoutError(f"--objective: '{text}'; use target-finish=P with 0 < P < 1 (the share of games with "
+                           "a winner), e.g. target-finish=0.5")
+    return share
+
+
+def paced_prices(start: dict, move: str, factor: float) -> dict:
+    """``start`` (``exit_visa``, ``loot``) with the visa times ``factor`` or each loot price over it."""
+    if move == "visa":
+        return {"exit_visa": max(1, round(start["exit_visa"] * factor)), "loot": list(start["loot"])}
+    return {"exit_visa": start["exit_visa"], "loot": [max(1, round(p / factor)) for p in start["loot"]]}
+
+
+def write_paced(source: Path, target: Path, prices: dict) -> Path:
+    """A copy of the content folder at ``target`` (whole or not at all) with
+    ``stalkeriada.toml``'s visa and loot prices replaced, comments and layout kept."""
+    text = (source / STALKERIADA_FILE).read_text(encoding="utf-8")
+    try:
+        text = set_value(set_value(text, "shop.exit_visa", prices["exit_visa"]), "borscht.prices", prices["loot"])
+    except ContentError as exc:
+        raise LoadoutError(f"{source / STALKERIADA_FILE}: {exc}") from None
+    return copy_content_with(source, target, STALKERIADA_FILE, text)
+
+
+def tune_pace(content: Content, players, *, target: float, move="visa", games=2000, seed=1,
+              on_step=None) -> PaceTune:
+    """The factor on the visa or loot prices at which a share ``target`` of games
+    between ``players`` (seats rotated) has a winner: a larger factor makes
+    finishing harder, so the share falls as it rises; every step plays the
+    same dice (the same seed and game numbers)."""
+    from sim.run.stalkeriada import simulate_stalkeriada
+
+    if move not in PACE_MOVES:
+        raise LoadoutError(f"--move: '{move}'; use one of {', '.join(PACE_MOVES)}")
+    sc = load_stalkeriada(content)
+    start = {"exit_visa": int(sc.settings["shop"]["exit_visa"]), "loot": [int(p) for p in sc.prices]}
+    work, steps = Path(tempfile.mkdtemp(prefix="zonesim-pace-")), []
+    lo, hi = PACE_RANGE
+    try:
+        for k in range(PACE_STEPS):
+            factor = math.sqrt(lo * hi)
+            prices = paced_prices(start, move, factor)
+            at = load_content(write_paced(Path(content.directory), work / f"step{k}", prices))
+            result = simulate_stalkeriada(at, players, games=games, seed=seed, rotate_seats=True)
+            finished = 1 - float(result.win_rates()["win_rate"][-1])
+            steps.append({"factor": factor, "finished": finished, **prices})
+            if on_step:
+                on_step(k + 1, PACE_STEPS)
+            lo, hi = (factor, hi) if finished > target else (lo, factor)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    best = min(steps, key=lambda s: (abs(s["finished"] - target), s["factor"]))
+    return PaceTune(move, target, best["factor"], paced_prices(start, move, best["factor"]), start, best["finished"],
+                    [{"factor": s["factor"], "finished": s["finished"]} for s in steps], games, seed)

@@ -1,396 +1,456 @@
-"""Item values in G as compensating variation, on common random numbers.
+"""Item values in G: what a card does, at one exchange rate per tier.
 
-For a budget tier B and the strongest strategy of the family at B (picked on
-the selection trials):
+For every tier of a context (a budget, or a given kit):
 
-- without the item: the buyer who cannot have it, nor any card of its kind
-  (below), shops B; the kits he would buy with more money trace the
-  outcome-against-budget curve f(b), b >= B (linear between the kits he buys,
-  never falling: more money can always buy the smaller kit);
-- with the item: he is handed it for free on top of his kit at B (it takes its
-  slot; the card there goes back) and re-shops what that frees;
-- the value in G is the extra budget m with f(B + m) equal to the outcome with
-  the item: what he would need to do as well without it. Past the dearest kit
-  on the curve f is extended at its average rise per G and the value is
-  flagged ``censored``; ``value_g_supported`` is the value capped at that
-  dearest kit, the part some purchase supports. A stalker who does not
-  want the gift leaves it at home (he keeps the kit without it when that
-  does better on the selection trials), so neither the value nor the effect
-  is below 0 (free disposal). It never reads the item's own price.
+- **Reference kit.** The shopper (``sim.economy.shop``) buys the tier's kit
+  once, on selection trials, and the kit is frozen for the whole valuation.
+  He chooses again on a second, independent selection set; where the two
+  choices differ the values are measured under both kits and every interval
+  spans both.
+- **Effect.** A card's effect is its paired change in the outcome on the
+  valuation trials (``sim.economy.kits``): a card that takes a slot in its
+  slot against the kit with no card of its kind (stand-alone), and against the
+  kit as it is (upgrade); any other card added to the kit. Free disposal: a
+  card that does worse than none on the selection trials is left at home and
+  its effect counts as 0; no effect counts below 0.
+- **Rate.** One exchange rate per tier, from the same dice: the stand-alone
+  effects of the cards the kit holds over what they cost. So the kit's cards
+  are worth together what they cost together, and no price of a card the tier
+  does not buy enters any value.
+- **Value** = effect / rate: it follows effect within a tier, an upgrade is
+  never worth more than the card stand-alone, a copy is worth its original.
+  Where the rate cannot be measured (its interval reaches 0: money buys no
+  outcome at this tier), the tier's values are null with that reason.
+- **Market view**, beside the value: the reservation price, the most the
+  tier's buyer would pay for the card at today's prices of the others: its
+  value less the best surplus (value less price) another card of its kind
+  offers, between 0 and the budget. He would buy the card at its price when
+  that is at or below its reservation price.
+- **Overall** (the headline): a card's mean effect over the tiers at the
+  overall rate, set so that the cards the tiers buy (each once per tier that
+  buys it) are worth together what they cost together. A tier whose rate
+  cannot be measured leaves it. Pricing every card at its overall value leaves
+  the overall rate where it is, which is what lets tuning settle.
 
-The kind of a card that takes a slot (a firearm, armour of one slot, an
-escape, Zone-movement, location-movement or avoidance card, one active at a
-time) is that slot's cards, of a one-shot teleport both teleports, and of any
-other card its identical copies. So this stand-alone value does not rest on
-the prices of its substitutes: the stalker without a GLONASS cannot buy a
-zone map in its place, else the GLONASS would be worth about the zone map's
-price and tuning would chase the family's prices round each other. The upgrade value of a slot card
-(``upgrade_g``) is measured as the value but against the buyer who may buy
-everything but its copies: what it adds over the slot's card he would own.
-
-The outcome is the campaign's (``JourneyOutcome``) or, in a sub-view of
-economy.toml (``[views.fights]``), the chance to
-survive one monster encounter of the mix the tier's campaigns meet
-(``sim.economy.mix``; its base kit under its strongest strategy), fought out
-by the sub-view's strategy on the same tiers and shopper.
-
-Outcomes come in paired batches of the valuation trials; the value's 95%
-interval is the bootstrap over batches (the same resampled batches for every
-kit, so the pairing is kept), the effect's (the change in the outcome) the
-paired batch-means Student t interval. An item that changes no batch's
-outcome on the common dice is "no use here"; an item is "over-priced"
-only when its whole value interval lies below its price, "under-priced" when
-it lies above, and "fair" otherwise."""
+Intervals are 95% bootstrap intervals over the paired valuation batches, the
+same resample for every card and tier (so the rate's noise is in every
+value), widened for the few batches (``expand_factor``), and spanning both
+kit choices. Verdicts: *no use here* (no batch changes), *worth nothing here*
+(left at home), *over-priced* / *under-priced* (the price above / below the
+value interval widened to whole price steps, the grid prices are set on),
+else *fair*; *not valued*, with the reason, where a value is null."""
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
 
-from sim.analysis.stats import paired_batch_interval
-from sim.content import Content
-from sim.content.loadout import Loadout
-from sim.content.journey import load_journey
-from sim.economy.context import EconomyContext, SubView
-from sim.economy.measure import EncounterOutcome, JourneyOutcome, KitStore
-from sim.economy.mix import MonsterMix, encounter_rates
-from sim.economy.shop import Buyer, gifts
+from sim.analysis.stats import Z95, paired_batch_interval, t975
+from sim.content.loadout import SLOT_FAMILIES
+from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST
 from sim.run.results import json_safe
 
-SLOT_FAMILIES = ("firearms", "armour", "escape", "movement", "location", "avoidance", "one_shot")
-TIE = 1e-12  # relative: batch sums that differ by less are equal (float rounding)
-VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "location",
-                   "avoidance", "one_shot")
+TIE = 1e-12  # relative: selection means that differ by less are equal (float rounding)
+VERDICTS = ("under-priced", "fair", "over-priced", "worth nothing here", "no use here", "not valued")
 
 
-@dataclass(frozen=True)
-class Curve:
-    """The outcome-against-budget curve from a budget: the kits bought with
-    more money (x: the G each needs, at least that budget) on the valuation batches."""
-
-    x: np.ndarray
-    kits: tuple
-    rates: np.ndarray  # kits x batches
-
-    def points(self, idx=slice(None)):
-        """``(x, y)`` of the curve on the batches ``idx``: at each budget the best
-        kit it buys (more money can always buy a smaller kit), kept where the
-        outcome rises, so the curve is linear between those kits and never falls."""
-        y = self.rates[:, idx].mean(axis=1)
-        order = np.lexsort((-y, self.x))  # by budget, the best kit first at equal budget
-        xs, ys = self.x[order], np.maximum.accumulate(y[order])
-        keep = np.r_[True, ys[1:] > ys[:-1]]
-        return xs[keep], ys[keep]
+def expand_factor(batches: int) -> float:
+    """How much a percentile bootstrap interval over ``batches`` batch means is
+    widened: Student t over normal, and the batch means' n over n - 1."""
+    return t975(batches - 1) / Z95 * math.sqrt(batches / (batches - 1))
 
 
-def money_for(x, y, target, budget, rate):
-    """The extra G over ``budget`` at which the piecewise-linear, non-decreasing
-    curve ``(x, y)`` reaches ``target``: 0 at or below y[0] (free disposal).
-    Above its top the curve is extended at ``rate`` (outcome per G) and the
-    value is flagged censored (second value True); inf if ``rate`` is 0."""
-    if target <= y[0] + TIE * abs(y[0]):
-        return 0.0, False
-    if target > y[-1]:
-        return (float(x[-1] - budget + (target - y[-1]) / rate) if rate > 0 else math.inf), True
-    k = int(np.searchsorted(y, target, side="left"))
-    x0, x1, y0, y1 = x[k - 1], x[k], y[k - 1], y[k]
-    return float(x0 + (x1 - x0) * (target - y0) / (y1 - y0) - budget), False
+def interval(point, replicas, expand, low_bound=-math.inf) -> list:
+    """The expanded 95% percentile interval of ``replicas`` about ``point`` (holding it)."""
+    lo, hi = np.percentile(replicas, [2.5, 97.5])
+    return [float(max(low_bound, min(point, point - expand * (point - lo)))), float(max(point, point + expand * (hi - point)))]
 
 
-def _rate(curve, base_curve, nothing, idx):
-    """Outcome per G past the end of ``curve``: its own average rise from its
-    budget, else that of the curve with every item on sale, else (no money buys
-    more at this tier) the average rise per G from an empty kit (``nothing``:
-    its batches) to the top of the curve with every item on sale."""
-    for c in (curve, base_curve):
-        x, y = c.points(idx)
-        if x[-1] > x[0]:
-            return (y[-1] - y[0]) / (x[-1] - x[0])
-    x, y = base_curve.points(idx)
-    return max(0.0, (y[-1] - nothing[idx].mean()) / x[-1])
+def band(low, high, step) -> tuple:
+    """The prices a card with value interval ``[low, high]`` may fairly have on a
+    grid of ``step`` G: the interval widened to whole steps, at least one step."""
+    return max(step, step * math.floor(low / step)), max(step, step * math.ceil(high / step))
 
 
-SUB_VIEW_VERDICTS = {"over-priced": "worth part of its price here", "under-priced": "worth its price here alone",
-                     "fair": "about its price here"}
-
-
-def verdict(no_use, low, high, price, sub_view=False):
-    """"no use here" (changes nothing on common dice), "over-priced" (whole value
-    interval below the price), "under-priced" (above it), else "fair". In a
-    sub-view the price pays for the whole game, so the words say what share
-    of it this view alone is worth (``SUB_VIEW_VERDICTS``; "worth nothing
-    here" when the whole interval rounds to 0 G)."""
+def verdict(no_use, home, low, high, price, reason=None, step=1) -> str:
+    """The card's verdict (module doc): its price against its value interval
+    widened to the price grid (``band``), since a price finer than ``step`` is
+    not one a designer sets."""
+    if reason is not None:
+        return "not valued"
     if no_use:
         return "no use here"
-    word = "over-priced" if high < price else "under-priced" if low > price else "fair"
-    if not sub_view:
-        return word
-    return "worth nothing here" if high < 0.5 else SUB_VIEW_VERDICTS[word]  # under 1 G, rounded
+    if home:
+        return "worth nothing here"
+    floor, ceiling = band(low, high, step)
+    return "over-priced" if price > ceiling else "under-priced" if price < floor else "fair"
+
+
+@dataclass
+class Estimate:
+    """A number and its bootstrap replicas (the same resample everywhere)."""
+
+    point: float
+    replicas: np.ndarray
+
+    def __truediv__(self, other):
+        return Estimate(self.point / other.point, self.replicas / other.replicas)
+
+    def scaled(self, k):
+        return Estimate(self.point * k, self.replicas * k)
+
+
+def mean_of(estimates) -> Estimate:
+    return Estimate(float(np.mean([e.point for e in estimates])), np.mean([e.replicas for e in estimates], axis=0))
+
+
+def sum_of(estimates) -> Estimate:
+    return Estimate(float(sum(e.point for e in estimates)), sum(e.replicas for e in estimates))
+
+
+@dataclass
+class CardEffect:
+    """One card measured against one kit: its comparison, the per-batch paired
+    changes and the selection trials' decisions, with its effects as valued
+    (``standalone``, ``upgrade``: at least 0, 0 when left at home)."""
+
+    comparison: object
+    diff: np.ndarray | None = None
+    no_use: bool = False
+    home: bool = False
+    standalone: Estimate | None = None
+    upgrade: Estimate | None = None
+    reason: str | None = None
+
+
+def _valued(diff, home, resample) -> Estimate:
+    reps = np.maximum(0.0, diff[resample].mean(axis=1))
+    return Estimate(0.0 if home else max(0.0, float(diff.mean())), reps)
+
+
+def measure_kit(comparisons, outcome, *, trials, selection, batches, resample) -> list:
+    """``CardEffect`` of every comparison against one kit, the kits run together
+    (``Outcome.many``): valuation batches for the effects, the first selection
+    set for free disposal."""
+    kits = list(dict.fromkeys(k for c in comparisons if c.reason is None
+                              for k in (c.with_kit, c.without_kit, c.held_kit) if k is not None))
+    valued = dict(zip(kits, outcome.many(kits, 0, trials, batches)))
+    chosen = dict(zip(kits, outcome.many(kits, SELECTION_FIRST, selection, SELECTION_BATCHES)))
+    out = []
+    for c in comparisons:
+        if c.reason is None:
+            failed = next((valued[k] for k in (c.with_kit, c.without_kit, c.held_kit)
+                           if k is not None and isinstance(valued[k], Exception)), None)
+            if failed is not None:
+                c = _unfielded(c, failed)
+        if c.reason is not None:
+            out.append(CardEffect(c, reason=c.reason))
+            continue
+        w, wo, sw, swo = valued[c.with_kit], valued[c.without_kit], chosen[c.with_kit], chosen[c.without_kit]
+        no_use = np.array_equal(w.sums, wo.sums) and np.array_equal(sw.sums, swo.sums)
+        diff = w.rates() - wo.rates()
+        home = not no_use and _worse(sw, swo)
+        effect = CardEffect(c, diff, no_use, home, _valued(diff, home, resample))
+        if c.family in SLOT_FAMILIES:
+            if c.in_kit:  # the card the kit holds: no upgrade over itself
+                effect.upgrade = Estimate(0.0, np.zeros(len(resample)))
+            elif c.held_kit is None:  # the kit holds none of its kind: the upgrade is the card
+                effect.upgrade = effect.standalone
+            else:
+                effect.upgrade = _valued(w.rates() - valued[c.held_kit].rates(), _worse(sw, chosen[c.held_kit]),
+                                         resample)
+        out.append(effect)
+    return out
+
+
+def _unfielded(comparison, error):
+    from dataclasses import replace
+
+    return replace(comparison, reason=f"cannot be fielded here: {error}")
+
+
+def _worse(new, old) -> bool:
+    """``new`` does worse than ``old`` on the selection trials (left at home)."""
+    return new.mean < old.mean - TIE * max(1.0, abs(old.mean))
+
+
+def rate_of(effects, expand, unit):
+    """The tier's rate (module doc): ``(Estimate, None)`` or ``(None, reason)``."""
+    kit = sorted((e for e in effects if e.comparison.in_kit and e.reason is None), key=lambda e: e.comparison.card)
+    cost = sum(e.comparison.price * e.comparison.count for e in kit)
+    if not kit or cost <= 0:
+        return None, f"the kit holds no card that costs anything, so no {unit} per G is measured here"
+    rate = sum_of([e.standalone for e in kit]).scaled(1.0 / cost)
+    if not rate.point > 0 or not interval(rate.point, rate.replicas, expand)[0] > 0:
+        return None, (f"money buys no measurable {unit} here: the kit's cards ({cost:,} G) change it by "
+                      f"{rate.point * cost:+.4g}, within the noise")
+    return rate, None
 
 
 @dataclass
 class TierValues:
-    """One budget tier: the strategy picked, the base kit and each item's rows."""
+    """One tier: its label and budget, the kit choice, the rate and each card's row."""
 
-    budget: int
-    strategy: str
-    base_kit: Loadout
-    base_rate: float
+    label: str
+    budget: int | None
+    choice: object
+    kit_cost: int
+    outcome: float
+    rate: float | None
+    rate_ci95: list | None
+    reason: str | None
     rows: list
-    mix: MonsterMix | None = None  # a sub-view's monster mix of the tier's campaigns
+    unit: str
+    mix: object = None
+
+    def describe(self) -> dict:
+        c = self.choice
+        return {"label": self.label, "budget": self.budget, "strategy": c.strategy, "kit": c.kit.describe(),
+                "kit_cost": self.kit_cost, "unspent": None if self.budget is None else self.budget - self.kit_cost,
+                "outcome": self.outcome, "unit": self.unit, "strategies": c.outcomes, "rate": self.rate,
+                "rate_ci95": self.rate_ci95, "g_per_unit": None if not self.rate else 1.0 / self.rate,
+                "reason": self.reason,
+                "agreement": {"pinned": c.pinned, "agree": c.agree, "second_kit": c.second_kit.describe(),
+                              "differ": c.differ(), "selection_trials": c.selection_trials},
+                **({"monster_mix": self.mix.describe()} if self.mix is not None else {})}
+
+    def rate_text(self) -> str:
+        """"at 2,500 G, 1 day to spare = 560 G" (or why there is no rate)."""
+        return rate_text(self.label, self.rate, self.unit, self.reason)
+
+
+def rate_text(label, rate, unit, reason=None) -> str:
+    if rate is None:
+        return f"{label}: no rate ({reason})"
+    if unit == "days to spare":
+        return f"{label}: 1 day to spare = {1.0 / rate:,.0f} G"
+    return f"{label}: +0.01 {unit} = {0.01 / rate:,.0f} G"
+
+
+def _row(e: CardEffect, reason) -> dict:
+    c = e.comparison
+    row = {"item": c.card, "family": c.family, "price": c.price, "count": c.count, "basis": c.basis,
+           "in_kit": c.in_kit, "effect": None, "effect_ci95": [None, None], "value_g": None,
+           "value_g_ci95": [None, None], "upgrade_g": None, "upgrade_g_ci95": [None, None], "reservation_g": None,
+           "reservation_g_ci95": [None, None], "buys": None, "reason": e.reason or reason}
+    if e.reason is None:
+        mean, lo, hi = paired_batch_interval(e.diff, np.zeros_like(e.diff))
+        row.update(effect=mean, effect_ci95=[lo, hi])
+    return row
+
+
+def priced_rows(effects, rate, reason, expand, budget, step) -> tuple[list, dict]:
+    """Per card its row (value, upgrade and reservation price in G, verdict) at
+    ``rate``, and ``{card: (value Estimate, price)}`` of the valued ones."""
+    rows, values = [], {}
+    for e in effects:
+        row = _row(e, reason)
+        c = e.comparison
+        if row["reason"] is None:
+            per = rate.scaled(c.count)
+            value = e.standalone / per
+            values[c.card] = (value, c.price)
+            row.update(value_g=value.point, value_g_ci95=interval(value.point, value.replicas, expand, 0.0))
+            if e.upgrade is not None:
+                up = e.upgrade / per
+                row.update(upgrade_g=up.point, upgrade_g_ci95=interval(up.point, up.replicas, expand, 0.0))
+        row["verdict"] = verdict(e.no_use, e.home, *row["value_g_ci95"], c.price, row["reason"], step)
+        rows.append(row)
+    for row, e in zip(rows, effects):
+        if e.comparison.card in values:
+            res = reservation(e.comparison, values, budget)
+            row.update(reservation_g=res.point, reservation_g_ci95=interval(res.point, res.replicas, expand, 0.0),
+                       buys=bool(row["price"] <= res.point))
+    return rows, values
+
+
+def reservation(comparison, values, budget) -> Estimate:
+    """The most the buyer would pay at today's prices: the card's value less the
+    best surplus (value less price) of another card of its kind, within [0, budget]."""
+    value = values[comparison.card][0]
+    best = Estimate(0.0, np.zeros_like(value.replicas))
+    for other in sorted(comparison.kind - {comparison.card}):
+        if other in values:
+            v, price = values[other]
+            best = Estimate(max(best.point, v.point - price), np.maximum(best.replicas, v.replicas - price))
+    top = math.inf if budget is None else budget
+    return Estimate(min(top, max(0.0, value.point - best.point)), np.clip(value.replicas - best.replicas, 0.0, top))
 
 
 @dataclass
 class EconomyResult:
-    """Item values over the declared context, per tier and overall (the mean over tiers)."""
+    """Item values in a context, per tier and overall."""
 
-    context: EconomyContext
+    context: object
     tiers: list
     items: list
+    rate: dict
     elapsed_s: float
     runs: int
-    value_replicas: dict = field(default_factory=dict)  # item -> bootstrap replicas of the mean over tiers
-    view: SubView | None = None  # a sub-view (fights); None: the campaign itself
-
-    @property
-    def outcome(self) -> str:
-        """What the values are measured on, in words."""
-        if self.view is None:
-            return self.context.describe()["outcome"]
-        return (f"the chance to survive one monster encounter of the tier's campaigns' mix "
-                f"({self.view.name}, {self.view.strategy})")
+    value_replicas: dict = field(default_factory=dict)  # item -> bootstrap replicas of the overall value
 
     def describe(self) -> dict:
-        """The context printed and written with the values: the declared one, with the sub-view's outcome and trials."""
-        out = self.context.describe()
-        if self.view is not None:
-            out.update(view=self.view.name, outcome=self.outcome, view_strategy=self.view.strategy,
-                       trials=self.view.valuation_trials, view_selection_trials=self.view.selection_trials)
-        return out
+        return self.context.describe()
+
+    def caption(self) -> str:
+        """The context in one line, with the strategy each tier picked."""
+        picked = ", ".join(f"{t.label}: {t.choice.strategy}" for t in self.tiers)
+        return f"{self.context.caption()}; picked {picked}"
 
     def table(self) -> pl.DataFrame:
-        """One row per item: overall value in G with its interval, effect, verdict."""
-        return pl.DataFrame([{k: v for k, v in row.items() if k != "tiers"} for row in self.items])
+        """One row per card: overall value in G with its interval, effect, reservation price, verdict."""
+        return pl.DataFrame([{k: v for k, v in row.items() if k != "tiers"} for row in self.items],
+                            infer_schema_length=None)
 
     def tier_table(self) -> pl.DataFrame:
-        """One row per item and tier."""
-        return pl.DataFrame([{"budget": t.budget, "strategy": t.strategy, **row} for t in self.tiers
-                             for row in t.rows])
+        """One row per card and tier, with the tier's kit and rate."""
+        return pl.DataFrame([{"tier": t.label, "budget": t.budget, "strategy": t.choice.strategy,
+                              "kit": t.choice.kit.describe(), "rate": t.rate, **row}
+                             for t in self.tiers for row in t.rows], infer_schema_length=None)
 
     def to_json(self) -> dict:
-        """The JSON of ``zonesim value --json`` (README "JSON contracts")."""
-        tiers = [{"budget": t.budget, "strategy": t.strategy, "base_kit": describe_kit(t.base_kit),
-                  "base_outcome": t.base_rate, **({"monster_mix": t.mix.describe()} if t.mix else {})}
-                 for t in self.tiers]
-        return json_safe({"context": {**self.describe(), "tiers": tiers, "elapsed_s": self.elapsed_s},
-                        "items": self.items})
+        """The JSON of ``zonesim value --json`` (docs: JSON contracts)."""
+        return json_safe({"context": {**self.describe(), "tiers": [t.describe() for t in self.tiers],
+                                      "rate": self.rate, "elapsed_s": self.elapsed_s},
+                          "items": self.items})
 
 
-def clones(content: Content, item_id: str) -> frozenset:
-    """``item_id`` and every item identical to it but for id, name and price: the
-    cards a stalker who cannot have the item cannot have either."""
-    item = content.items[item_id]
-    same = {k: v for k, v in item.fields.items() if k not in ("name", "price")}
-    return frozenset(e.id for e in content.items.values() if e.family == item.family
-                     and {k: v for k, v in e.fields.items() if k not in ("name", "price")} == same)
-
-
-def kind(content: Content, item_id: str) -> frozenset:
-    """The cards that do ``item_id``'s job: every firearm (Z-20), the armour of
-    its slot (Z-24), its escape, Zone-movement, location-movement or avoidance
-    family (one active each, Z-25, Z-29, Z-30, Z-32), the one-shot teleports
-    (Z-27, Z-28: a second one is not needed for the same trip); for any other
-    card, its clones."""
-    item = content.items[item_id]
-    if item.family not in SLOT_FAMILIES:
-        return clones(content, item_id)
-    return frozenset(e.id for e in content.family(item.family)
-                     if item.family != "armour" or e["slot"] == item["slot"])
-
-
-def describe_kit(loadout: Loadout) -> str:
-    """A kit in one line: its cards, or "nothing"."""
-    cards = loadout.cards()
-    return ", ".join(f"{i}x{n}" if n > 1 else i for i, n in cards.items()) or "nothing"
-
-
-def _curve(buyer: Buyer, start: Loadout, budget: int, top: int, valuation) -> Curve:
-    """The kit ``buyer`` shops at ``budget`` and those he adds with up to ``top`` G."""
-    base = buyer.grow(start, budget)
-    trace = []
-    buyer.grow(base, top, trace)
-    x = np.array([max(budget, buyer.kit_cost(k)) for k in trace], dtype=float)
-    return Curve(x, tuple(trace), np.array([valuation(k).rates() for k in trace]))
-
-
-@dataclass
-class _Tier:
-    """What every item's valuation at one tier shares."""
-
-    content: Content
-    budget: int
-    top: int
-    buyer_for: object
-    valuation: object
-    base_curve: Curve
-    nothing: np.ndarray
-    resample: np.ndarray
-    sub_view: bool = False
-
-    def __post_init__(self):
-        self.on_path = set().union(*(k.cards() for k in self.base_curve.kits))  # the cards the base curve buys
-        self.curves = {}
-
-    def curve_without(self, banned):
-        """The curve of the buyer who cannot have the ``banned`` cards (the base curve if it buys none)."""
-        if not self.on_path & banned:
-            return self.base_curve
-        if banned not in self.curves:
-            start = Loadout(character=self.base_curve.kits[0].character)
-            self.curves[banned] = _curve(self.buyer_for(banned=banned), start, self.budget, self.top, self.valuation)
-        return self.curves[banned]
-
-    def value(self, item_id, upgrade=True):
-        """One item at this tier: its row and its bootstrap replicas (module doc): the
-        stand-alone value against the stalker who can have no card of its ``kind``
-        and, for a card that takes a slot and if ``upgrade``, the upgrade value
-        against the one who can have all but its clones."""
-        own_kind, own_clones = kind(self.content, item_id), clones(self.content, item_id)
-        row, reps = self._against(item_id, own_kind)
-        if upgrade and own_kind != own_clones:
-            up, _ = self._against(item_id, own_clones)
-            row.update(upgrade_g=up["value_g"], upgrade_g_ci95=up["value_g_ci95"])
-        else:
-            row.update(upgrade_g=None, upgrade_g_ci95=None)
-        return row, reps
-
-    def _against(self, item_id, banned):
-        """``item_id`` valued against the buyer who cannot have the ``banned`` cards."""
-        content, budget = self.content, self.budget
-        curve = self.curve_without(banned)
-        without = curve.kits[0]
-        holder = self.buyer_for(held=item_id, banned=banned)
-        ways = [(g, holder.grow(g, budget)) for g in gifts(content, without, item_id) if holder.kit_cost(g) <= budget]
-        ways.append((without, without))  # free disposal: he may leave the gift at home (last: a tie keeps the gift)
-        gifted, kit = max(ways, key=lambda way: holder.selection(way[1]).mean)
-        kit_b, without_b = self.valuation(kit), self.valuation(without)
-
-        def value_on(idx):
-            return money_for(*curve.points(idx), kit_b.rates()[idx].mean(), budget,
-                             _rate(curve, self.base_curve, self.nothing, idx))
-
-        value, censored = value_on(slice(None))
-        supported = min(value, float(curve.points()[0][-1] - budget))
-        reps = np.array([value_on(idx)[0] for idx in self.resample])
-        low, high = (float(v) for v in np.percentile(reps, [2.5, 97.5]))
-        effect, e_low, e_high = paired_batch_interval(kit_b.rates(), without_b.rates())
-        gifted_b, taken_b = self.valuation(gifted), self.valuation(_taken_out(gifted, item_id, without))
-        no_use = np.array_equal(gifted_b.sums, taken_b.sums)
-        item = content.items[item_id]
-        return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
-                "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
-                "verdict": verdict(no_use, low, high, item["price"], self.sub_view), "censored": censored,
-                "value_g_supported": supported, "kit": describe_kit(kit)}, (reps, kit_b.rates() - without_b.rates())
-
-
-def _taken_out(gifted, item_id, without):
-    """The gifted kit without the gift itself: a modifier's firearm stays (it
-    came with the gift, Z-21); any other gift gives back ``without``."""
-    if item_id in gifted.mods and gifted.weapon != without.weapon:
-        return replace(gifted, mods=tuple(m for m in gifted.mods if m != item_id))
-    return without
-
-
-def item_economy(content: Content, ctx: EconomyContext, *, view=None, items=None, upgrades=True, on_progress=None,
-                 client=None, store=None) -> EconomyResult:
-    """Every item's value in G over the declared context (module doc), with the
-    upgrade values of the cards that take a slot if ``upgrades``; with ``view``
-    (a sub-view of ``ctx``: fights) the outcome is the chance to
-    survive an encounter of the tier's campaigns' monster mix (``sim.economy.mix``).
-    ``on_progress(done, total, label)`` after each item and tier; campaigns on the Dask ``client`` if given;
-    each kit's outcome kept in (and on a resume read from) the checkpoint ``store`` if given."""
-    start_time = time.perf_counter()
-    for_sale = [e for e in content.items.values() if e.family in VALUED_FAMILIES]
-    valued = [e.id for e in for_sale if items is None or e.id in items]
-    top_price = max(e["price"] for e in for_sale)
+def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResult:
+    """Every card's value in the context ``ctx`` (``sim.economy.context``) by the
+    module's method; ``kits``: ``{tier label: KitChoice}`` held instead of
+    chosen (tuning); ``on_progress(done, total, label)`` as the tiers go."""
+    started = time.perf_counter()
+    cards = ctx.cards(items)
     resample = np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
-    start = Loadout(character=ctx.character)
-    kits = KitStore(store) if store is not None else None
-    journeys = {s: JourneyOutcome(content, s, ctx.days, ctx.seed, client=client, store=kits) for s in ctx.strategies}
-    sub = ctx.view(view) if view else None
-    steps, done, encounters = len(ctx.budgets) * len(valued), 0, []
-    tiers, replicas = [], {}
-    for budget in ctx.budgets:
-        def buyer_for(outcome, trials=ctx.selection_trials, **kw):
-            return Buyer(content, lambda lo: outcome.selection(lo, trials), max_count=ctx.max_count, **kw)
-
-        picks = {s: buyer_for(o).grow(start, budget) for s, o in journeys.items()}
-        strategy = max(picks, key=lambda s: (journeys[s].selection(picks[s], ctx.selection_trials).mean, s))
-        outcome, trials, selection, mix = journeys[strategy], ctx.valuation_trials, ctx.selection_trials, None
-        if sub is not None:
-            mix = encounter_rates(load_journey(content), journeys[strategy].hex_entries(
-                picks[strategy], ctx.valuation_trials, ctx.batches))
-            outcome = EncounterOutcome(content, encounter_measure(content, sub), mix, ctx.seed,
-                                       f"{sub.name}:{sub.strategy}", store=kits)
-            trials, selection = sub.valuation_trials, sub.selection_trials
-            encounters.append(outcome)
-
-        def valuation(lo, outcome=outcome, trials=trials):
-            return outcome.valuation(lo, trials, ctx.batches)
-
-        def tier_buyer(outcome=outcome, selection=selection, **kw):
-            return buyer_for(outcome, selection, **kw)
-
-        top = budget + top_price
-        base_curve = _curve(tier_buyer(), start, budget, top, valuation)
-        tier = _Tier(content, budget, top, tier_buyer, valuation, base_curve, valuation(start).rates(), resample,
-                     sub is not None)
+    expand, step = expand_factor(ctx.batches), ctx.price_step
+    specs = ctx.tiers()
+    chosen = []
+    for k, spec in enumerate(specs):
+        if on_progress:
+            on_progress(k, 2 * len(specs), f"{spec.label}: choosing the kit")
+        chosen.append((kits or {}).get(spec.label) or spec.choose())
+    # every kit's cards at every tier (the overall rate needs them) and the cards of each one's kind (the
+    # reservation prices): the values of the cards asked for are those of a run over every card
+    kit_cards = [c for choice in chosen for kit in (choice.kit, choice.second_kit) for c in ctx.kit_cards(kit)]
+    wanted = list(dict.fromkeys(cards + kit_cards + [k for c in cards for k in sorted(ctx.kind(c))]))
+    tiers, choices = [], []
+    for k, (spec, choice) in enumerate(zip(specs, chosen)):
+        if on_progress:
+            on_progress(len(specs) + k, 2 * len(specs), f"{spec.label}: measuring every card")
+        outcome = spec.outcomes[choice.strategy]
+        runs = []
+        for kit in [choice.kit] if choice.agree else [choice.kit, choice.second_kit]:
+            effects = measure_kit(ctx.compare(kit, wanted), outcome, trials=ctx.trials, selection=ctx.selection,
+                                  batches=ctx.batches, resample=resample)
+            runs.append((effects, *rate_of(effects, expand, ctx.unit)))
         rows = []
-        for item_id in valued:
-            row, reps = tier.value(item_id, upgrades)
-            rows.append(row)
-            replicas.setdefault(item_id, []).append(reps)
-            done += 1
-            if on_progress:
-                on_progress(done, steps, f"{budget} G: {item_id}")
-        tiers.append(TierValues(budget, strategy, base_curve.kits[0], float(base_curve.rates[0].mean()), rows, mix))
-    if kits is not None:
-        kits.flush()
-    items_out = [_overall(content, item_id, [t.rows[k] for t in tiers], replicas[item_id], ctx.budgets,
-                          sub is not None) for k, item_id in enumerate(valued)]
-    runs = sum(o.runs for o in (*journeys.values(), *encounters))
-    value_replicas = {i: np.mean([r for r, _ in replicas[i]], axis=0) for i in valued}
-    return EconomyResult(ctx, tiers, items_out, time.perf_counter() - start_time, runs, value_replicas, sub)
+        for effects, rate, reason in runs:
+            by_card = {r["item"]: r for r in priced_rows(effects, rate, reason, expand, spec.budget, step)[0]}
+            rows.append([by_card[c] for c in cards])
+        _, rate, reason = runs[0]
+        base = outcome.valuation(choice.kit, ctx.trials, ctx.batches)
+        tiers.append(TierValues(spec.label, spec.budget, choice, ctx.kit_cost(choice.kit),
+                                None if isinstance(base, Exception) else base.mean,
+                                None if rate is None else rate.point,
+                                None if rate is None else interval(rate.point, rate.replicas, expand),
+                                reason, _span(rows, step), ctx.unit, getattr(spec, "mix", None)))
+        choices.append(runs)
+    if on_progress:
+        on_progress(2 * len(specs), 2 * len(specs), "done")
+    budget = max((s.budget for s in specs if s.budget is not None), default=None)
+    items_out, rate, replicas = overall([r[0] for r in choices], tiers, cards, expand, ctx.unit, budget, step)
+    if any(len(r) > 1 for r in choices):
+        alternative = overall([r[-1] for r in choices], tiers, cards, expand, ctx.unit, budget, step)[0]
+        items_out = _span([items_out, alternative], step)
+    runs = sum(o.runs for spec in specs for o in spec.outcomes.values())
+    return EconomyResult(ctx, tiers, items_out, rate, time.perf_counter() - started, runs, replicas)
 
 
-def encounter_measure(content: Content, sub: SubView):
-    """monsters -> the per-trial survival measure of the sub-view's fights under its strategy."""
-    import strategies
-    from sim.run.value import fight_measure  # compiles the kernels: after the input checks
+def _span(choices, step) -> list:
+    """The first kit choice's rows with each interval spanning every choice's (verdicts from the spans)."""
+    out = []
+    for rows in zip(*choices):
+        row = dict(rows[0])
+        for key in ("value_g", "upgrade_g", "reservation_g"):
+            bounds = [r[f"{key}_ci95"] for r in rows if r[f"{key}_ci95"][0] is not None]
+            if row[f"{key}_ci95"][0] is not None:
+                row[f"{key}_ci95"] = [min(b[0] for b in bounds), max(b[1] for b in bounds)]
+        if row["verdict"] in ("over-priced", "under-priced", "fair"):
+            row["verdict"] = verdict(False, False, *row["value_g_ci95"], row["price"], step=step)
+        out.append(row)
+    return out
 
-    strategy = strategies.get(sub.strategy)
-    return lambda monsters: fight_measure(content, monsters, strategy)
+
+def overall(runs, tiers, cards, expand, unit, budget, step):
+    """The headline values (module doc) from each tier's ``(effects, rate, reason)``:
+    ``(rows, rate dict, {card: value replicas})``."""
+    measured = [(effects, t) for (effects, rate, _), t in zip(runs, tiers) if rate is not None]
+    per_card = {c: [] for c in cards}  # every measured card (the kits' cards too, for the rate)
+    for effects, _ in measured:
+        for e in effects:
+            if e.reason is None:
+                per_card.setdefault(e.comparison.card, []).append(e)
+    kit_cards = [e for effects, _ in measured for e in sorted(effects, key=lambda e: e.comparison.card)
+                 if e.comparison.in_kit and e.reason is None]
+    cost = sum(e.comparison.price * e.comparison.count for e in kit_cards)
+    reason = None
+    if not measured:
+        reason = "no tier's rate is measured (" + "; ".join(t.reason for t in tiers if t.reason) + ")"
+    elif cost <= 0:
+        reason = f"the tiers' kits hold no card that costs anything, so no {unit} per G is measured"
+    rate = None
+    if reason is None:
+        every = {e.comparison.card: mean_of([x.standalone for x in per_card[e.comparison.card]])
+                 for e in kit_cards}
+        rate = sum_of([every[e.comparison.card] for e in kit_cards]).scaled(1.0 / cost)
+        if not rate.point > 0 or not interval(rate.point, rate.replicas, expand)[0] > 0:
+            reason, rate = f"money buys no measurable {unit} over the tiers", None
+    rate_out = {"rate": None if rate is None else rate.point,
+                "rate_ci95": None if rate is None else interval(rate.point, rate.replicas, expand),
+                "g_per_unit": None if rate is None else 1.0 / rate.point, "unit": unit, "reason": reason,
+                "tiers": [t.label for _, t in measured]}
+    values = {}
+    for card, effects in per_card.items():
+        if rate is not None and effects:  # kind-mates of the cards asked for are valued too (reservation prices)
+            values[card] = (mean_of([e.standalone for e in effects]) / rate.scaled(effects[0].comparison.count),
+                            effects[0].comparison.price)
+    rows, replicas = [], {}
+    for card in cards:
+        rows.append(_overall_row(card, tiers, per_card[card], values, rate, reason, expand, budget, step))
+        if card in values:
+            replicas[card] = values[card][0].replicas
+    return rows, rate_out, replicas
 
 
-def _overall(content, item_id, rows, replicas, budgets, sub_view):
-    """The mean over tiers of one item's values, with the bootstrap of the mean."""
-    item = content.items[item_id]
-    value = float(np.mean([r["value_g"] for r in rows]))
-    upgrade = None if rows[0]["upgrade_g"] is None else float(np.mean([r["upgrade_g"] for r in rows]))
-    low, high = (float(v) for v in np.percentile(np.mean([r for r, _ in replicas], axis=0), [2.5, 97.5]))
-    diffs = np.mean([d for _, d in replicas], axis=0)
-    effect, e_low, e_high = paired_batch_interval(diffs, np.zeros_like(diffs))
-    no_use = all(r["verdict"] == "no use here" for r in rows)
-    return {"item": item_id, "family": item.family, "price": item["price"], "value_g": value,
-            "value_g_ci95": [low, high], "effect": effect, "effect_ci95": [e_low, e_high],
-            "verdict": verdict(no_use, low, high, item["price"], sub_view),
-            "censored": any(r["censored"] for r in rows),
-            "value_g_supported": float(np.mean([r["value_g_supported"] for r in rows])), "upgrade_g": upgrade,
-            "tiers": [{"budget": b, **{k: r[k] for k in ("value_g", "value_g_ci95", "effect", "effect_ci95", "verdict",
-                                                         "censored", "value_g_supported", "upgrade_g",
-                                                         "upgrade_g_ci95", "kit")}}
-                      for r, b in zip(rows, budgets)]}
+def _overall_row(card, tiers, effects, values, rate, reason, expand, budget, step) -> dict:
+    tier_rows = [next(r for r in t.rows if r["item"] == card) for t in tiers]
+    row = {k: tier_rows[0][k] for k in ("item", "family", "price", "count")}
+    row.update(effect=None, effect_ci95=[None, None], value_g=None, value_g_ci95=[None, None], upgrade_g=None,
+               upgrade_g_ci95=[None, None], reservation_g=None, reservation_g_ci95=[None, None], buys=None,
+               reason=reason)
+    if effects:  # the mean over the tiers of the effect as valued (0 where it is left at home)
+        effect = mean_of([e.standalone for e in effects])
+        row.update(effect=effect.point, effect_ci95=interval(effect.point, effect.replicas, expand))
+    elif reason is None:
+        row["reason"] = next((r["reason"] for r in tier_rows if r["reason"]), "not measured at any tier")
+    if card in values:
+        value = values[card][0]
+        row.update(value_g=value.point, value_g_ci95=interval(value.point, value.replicas, expand, 0.0))
+        if all(e.upgrade is not None for e in effects):
+            up = mean_of([e.upgrade for e in effects]) / rate.scaled(effects[0].comparison.count)
+            row.update(upgrade_g=up.point, upgrade_g_ci95=interval(up.point, up.replicas, expand, 0.0))
+        res = reservation(effects[0].comparison, values, budget)
+        row.update(reservation_g=res.point, reservation_g_ci95=interval(res.point, res.replicas, expand, 0.0),
+                   buys=bool(row["price"] <= res.point))
+    valued = [r for r in tier_rows if r["reason"] is None]
+    no_use = bool(valued) and all(r["verdict"] == "no use here" for r in valued)
+    home = not no_use and bool(valued) and all(r["verdict"] in ("no use here", "worth nothing here") for r in valued)
+    row["verdict"] = verdict(no_use, home, *row["value_g_ci95"], row["price"], row["reason"], step)
+    row["tiers"] = [{"tier": t.label, "budget": t.budget, **{k: r[k] for k in (
+        "value_g", "value_g_ci95", "effect", "effect_ci95", "upgrade_g", "upgrade_g_ci95", "reservation_g",
+        "buys", "verdict", "reason", "basis", "in_kit")}} for t, r in zip(tiers, tier_rows)]
+    return row

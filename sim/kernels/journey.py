@@ -612,6 +612,18 @@ DEATH_CAP = 10
 
 
 @njit(cache=True)
+def _begin_trial(view, js, rng, template, tables, vectors, seed_mixed, trial):
+    """Campaign ``trial``: a fresh stalker (``_start``) and its own dice streams, keyed
+    by (seed, trial) (DESIGN "Randomness")."""
+    _start(view, template, js, tables[7], vectors[0], vectors[1])
+    base = trial_base(seed_mixed, trial)
+    for stream in range(N_JOURNEY_STREAMS):
+        start_stream(rng, stream, base, stream)
+    rng[F.TRIAL_BASE] = base
+    rng[F.ESCAPE_KEYED] = 1
+
+
+@njit(cache=True)
 def _start(view, template, js, plan, setup, deck0):
     """A fresh stalker at the start base with the loadout's cards (Z-01, Z-07);
     the decks hold what the loadout did not take (Z-11)."""
@@ -664,21 +676,15 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     tally_b = np.zeros((n_blocks, tally.size), np.int64)
     sums_b = np.zeros((n_blocks, sums.size), np.float64)
     seed_mixed = mix(np.uint64(seed))
-    plan, setup, deck0 = tables[7], vectors[0], vectors[1]
     n_items = at[T_TRAFFIC] - at[T_USED]
     for b in prange(n_blocks):
         view = template.copy()
-        js = np.zeros(state_size(deck0.size, n_items, days), np.int64)
+        js = np.zeros(state_size(vectors[1].size, n_items, days), np.int64)
         rng = np.zeros(F.RNG_SIZE, np.uint64)
         t, s = tally_b[b], sums_b[b]
         first = trial_start + b * BLOCK
         for trial in range(first, min(trial_start + n_trials, first + BLOCK)):
-            _start(view, template, js, plan, setup, deck0)
-            base = trial_base(seed_mixed, trial)
-            for stream in range(N_JOURNEY_STREAMS):
-                start_stream(rng, stream, base, stream)
-            rng[F.TRIAL_BASE] = base
-            rng[F.ESCAPE_KEYED] = 1
+            _begin_trial(view, js, rng, template, tables, vectors, seed_mixed, trial)
             journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors,
                          t[at[T_USED]:at[T_TRAFFIC]], t[at[T_TRAFFIC]:at[T_DEATHS_AT]],
                          t[at[T_DEATHS_AT]:at[T_PURCHASES]], t[at[T_PURCHASES]:at[T_END]])
@@ -699,3 +705,34 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
             s[S_DEATHS_SQ] += js[DEATHS] * js[DEATHS]
     tally += tally_b.sum(axis=0)
     sums += sums_b.sum(axis=0)
+
+
+_DAYS_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
+    types.UniTuple(F.DecisionType, 5), _HEXES, types.int64[:, ::1], types.int64[:, ::1], types.int64[:, ::1],
+    _TABLES, _VECTORS, types.int64[::1], types.int64[::1],
+)
+
+
+@entry_point(_DAYS_SIG, parallel=True)
+def done_days(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, dist, orders, tables,
+              vectors, at, out):
+    """Campaign trials ``trial_start ..`` on the dice of ``run_journeys``: ``out[i]``
+    is the day trial ``trial_start + i`` finished every order (Z-41), 0 if it did not."""
+    n_blocks = (n_trials + BLOCK - 1) // BLOCK
+    seed_mixed = mix(np.uint64(seed))
+    n_items = at[T_TRAFFIC] - at[T_USED]
+    for b in prange(n_blocks):
+        view = template.copy()
+        js = np.zeros(state_size(vectors[1].size, n_items, days), np.int64)
+        rng = np.zeros(F.RNG_SIZE, np.uint64)
+        scratch = np.zeros(at[T_END] - at[T_USED], np.int64)
+        used, traffic = scratch[:n_items], scratch[n_items:at[T_DEATHS_AT] - at[T_USED]]
+        deaths_at, purchases = scratch[at[T_DEATHS_AT] - at[T_USED]:at[T_PURCHASES] - at[T_USED]], \
+            scratch[at[T_PURCHASES] - at[T_USED]:]
+        first = trial_start + b * BLOCK
+        for trial in range(first, min(trial_start + n_trials, first + BLOCK)):
+            _begin_trial(view, js, rng, template, tables, vectors, seed_mixed, trial)
+            journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors, used,
+                         traffic, deaths_at, purchases)
+            out[trial - trial_start] = js[DONE_DAY]

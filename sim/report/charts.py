@@ -272,43 +272,17 @@ def survival_heatmap(frame, monsters, tiers, title, provenance, path):
     _save(fig, title, provenance, path, bottom=0.12)
 
 
-def value_price_chart(table, rate, title, provenance, path):
-    """Each priced change's value (change in survival, paired 95% interval)
-    against the G it adds, with the fitted exchange rate as the fair-price line."""
-    fig, ax = plt.subplots(figsize=(11, 6))
-    table = table.filter(table["cost_change"] > 0)  # downgrades and free swaps are in the tables
-    cost = np.asarray(table["cost_change"], dtype=float)
-    value = np.asarray(table["value"], dtype=float)
-    err = [value - np.asarray(table["ci_low"]), np.asarray(table["ci_high"]) - value]
-    for verdict, colour in {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0"}.items():
-        mask = np.asarray(table["verdict"] == verdict)
-        ax.errorbar(cost[mask], value[mask], yerr=[err[0][mask], err[1][mask]], fmt="o", color=colour, capsize=3,
-                    label=verdict)
-    for x, y, name in zip(cost, value, table["item"]):
-        ax.annotate(name, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
-    if rate == rate and rate > 0:
-        xs = np.linspace(0, max(1.0, cost.max(initial=1.0)), 50)
-        ax.plot(xs, rate * xs, color="#555", lw=1, ls="--", label=f"fair price line ({rate * 1000:.3f} per 1,000 G)")
-    ax.axhline(0, color="#999", lw=0.8)
-    ax.set_xlabel("extra cost of the change (G)")
-    ax.set_ylabel("change in P(survive)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    _save(fig, title, provenance, path)
-
-
-VERDICT_COLOURS = {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0", "no use here": "#9e9e9e",
-                   "worth its price here alone": "#2e7d32", "worth part of its price here": "#c62828",
-                   "about its price here": "#1565c0", "worth nothing here": "#9e9e9e"}
+VERDICT_COLOURS = {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0",
+                   "worth nothing here": "#9e9e9e", "no use here": "#cfcfcf", "not valued": "#cfcfcf"}
 
 
 def economy_chart(table, title, provenance, path):
     """Each card's value in G (95% interval bar) beside its price (black tick),
     one row per card, coloured by verdict; cards of no use here are greyed."""
     names = list(table["item"])
-    value = np.asarray(table["value_g"], dtype=float)
-    low = np.asarray([v[0] for v in table["value_g_ci95"]], dtype=float)
-    high = np.asarray([v[1] for v in table["value_g_ci95"]], dtype=float)
+    value = np.asarray([np.nan if v is None else v for v in table["value_g"]], dtype=float)
+    low = np.asarray([np.nan if v[0] is None else v[0] for v in table["value_g_ci95"]], dtype=float)
+    high = np.asarray([np.nan if v[1] is None else v[1] for v in table["value_g_ci95"]], dtype=float)
     price = np.asarray(table["price"], dtype=float)
     fig, ax = plt.subplots(figsize=(11, max(4.0, 0.28 * len(names) + 1.5)))
     y = np.arange(len(names))[::-1]

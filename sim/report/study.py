@@ -18,7 +18,6 @@ import polars as pl
 
 from sim.content.load import Content, ContentError, _read
 from sim.content.loadout import Loadout
-from sim.economy.value import describe_kit
 from sim.run.results import atomic_write, write_parquet
 
 REPORT_FILE = "report.toml"
@@ -129,7 +128,10 @@ def fights_step(content, study, out):
     return s
 
 
-ECONOMY_COLUMNS = ["item", "family", "price", "value_g", "value_low", "value_high", "upgrade_g", "effect", "verdict"]
+TIER_COLUMNS = ["item", "price", "effect", "value_g", "value_low", "value_high", "upgrade_g", "reservation_g",
+                "verdict"]
+ECONOMY_COLUMNS = ["item", "family", "price", "effect", "value_g", "value_low", "value_high", "upgrade_g",
+                   "reservation_g", "verdict"]
 
 
 def _with_bounds(frame):
@@ -138,144 +140,121 @@ def _with_bounds(frame):
                               pl.col("value_g_ci95").list.get(1).alias("value_high"))
 
 
-def _economy(content, study, out, view, stem, title):
-    """The item economy (or its sub-view ``view``) of the study, its tables and chart written as ``stem``:
-    ``(result, table with the interval bounds, caption)``."""
-    from sim.economy.context import load_context
-    from sim.economy.value import item_economy
+def value_section(s: Section, result, out, stem, title, assumed):
+    """The values of ``result`` (``sim.economy.value``) into section ``s``: the
+    method in a paragraph, one table per tier (its kit and rate), the overall
+    table and the chart; the tables written as ``STEM.parquet`` and ``STEM_tiers.parquet``."""
     from sim.report.charts import economy_chart
 
-    result = item_economy(content, load_context(content, quick=study.quick), view=view, client=study.client)
     table = result.table()
     write_parquet(out / f"{stem}.parquet", table)
     write_parquet(out / f"{stem}_tiers.parquet", result.tier_table())
-    context = economy_caption(result)
-    atomic_write(out / "charts" / f"{stem}.png", lambda p: economy_chart(table, title, context, p))
-    return result, _with_bounds(table), context
+    caption = result.caption()
+    atomic_write(out / "charts" / f"{stem}.png", lambda p: economy_chart(table, title, caption, p))
+    s.text(f"**Context:** {caption}.")
+    unit = result.rate["unit"]
+    s.text(f"A card's value is what it does, in G at one exchange rate per tier. Each tier's kit is bought once by "
+           f"the shopper on selection trials and then frozen; a card's effect is its paired change in {unit} on the "
+           "valuation trials (a card that takes a slot: in its slot against the kit with no card of its kind; any "
+           "other card: added to the kit). The tier's rate is the kit's cards' effects over their prices, so they "
+           "are worth together what they cost together, and no price of a card the tier does not buy enters a "
+           "value. *Upgrade*: over the card of its kind the kit holds. *Reservation*: the most the tier's buyer "
+           "would pay at today's prices of the others (its value less the best surplus of a card of its kind). "
+           "Verdicts: *under-priced* / *over-priced* (the price below / above the 95% value interval widened to "
+           "whole price steps), "
+           "*fair*, *worth nothing here* (left at home: it does worse than none), *no use here* (it changes "
+           "nothing), *not valued* (with the reason). A star marks the kit's cards.")
+    for tier in result.tiers:
+        d = tier.describe()
+        agreement = d["agreement"]
+        stable = ("the kit is given" if agreement["pinned"] else "a second choice on other dice buys the same kit"
+                  if agreement["agree"] else f"a second choice on other dice differs in {', '.join(agreement['differ'])} "
+                  "(the intervals span both)")
+        spent = "" if d["unspent"] is None else f", {d['unspent']:,} G unspent"
+        rows = _with_bounds(pl.DataFrame(tier.rows, infer_schema_length=None))
+        idle = rows.filter(pl.col("verdict") == "no use here")["item"].to_list()
+        shown = rows.filter(pl.col("verdict") != "no use here").with_columns(
+            pl.when(pl.col("in_kit")).then(pl.col("item") + "*").otherwise(pl.col("item")).alias("item"))
+        s.table(shown.select(TIER_COLUMNS).sort("value_g", descending=True, nulls_last=True),
+                f"{tier.label}: {d['strategy']} {'plays' if agreement['pinned'] else 'buys'} {d['kit']} "
+                f"({d['kit_cost']:,} G{spent}; {d['outcome']:.4g} {unit}); {tier.rate_text().split(': ', 1)[1]}; "
+                f"{stable}" + (f"; no use here: {', '.join(idle)}" if idle else ""))
+    from sim.economy.value import rate_text
+
+    rate = result.rate
+    s.text(f"**Overall:** a card's mean effect over {', '.join(rate['tiers']) or 'no tier'} at one rate, set so that "
+           f"the cards the tiers buy are worth together what they cost together: "
+           f"{rate_text('overall', rate['rate'], unit, rate['reason']).split(': ', 1)[1]}.")
+    verdicts = table["verdict"].value_counts().sort("verdict")
+    s.text("Verdicts overall: " + ", ".join(f"{v} {n}" for v, n in verdicts.iter_rows()) + ".")
+    s.image(f"charts/{stem}.png", caption + " · assumed [A]: " + assumed)
+    s.table(_with_bounds(table).select(ECONOMY_COLUMNS).sort("value_g", descending=True, nulls_last=True),
+            f"Every card overall · {caption}")
 
 
 def economy_step(content, study, out):
     """Whole-game item values in G over the declared context (economy.toml)."""
+    from sim.economy.context import declared, load_context
+    from sim.economy.value import value_cards
+
     s = Section("Item economy: what every card is worth in G")
-    result, table, context = _economy(content, study, out, None, "economy",
-                                      "Value of every card in G (compensating variation) beside its price")
-    s.text(f"**Context:** {context}.")
-    s.text("A card's value in G is the extra budget a stalker who cannot have the card needs, re-shopping the best "
-           "kit he can, to finish his campaigns as fast as a stalker handed the card for free (compensating "
-           "variation, on the same campaign dice). For a card that takes a slot (a firearm, armour, an escape, "
-           "movement or avoidance card) or a one-shot teleport he cannot have another card of that kind either: "
-           "this stand-alone value does not rest on the prices of its substitutes. Its *upgrade* value "
-           "(`upgrade_g`) is measured against the stalker who may buy the kind's other cards: what it adds over "
-           "the one he would own. A value never reads the card's price, so a card is fairly priced when its price "
-           "lies inside its value interval; `zonesim tune` moves prices toward equal value per G. Verdicts: "
-           "*no use here* (the card changes nothing on these campaigns), *over-priced* / *under-priced* (the whole "
-           "95% interval lies below / above the price), else *fair*. The value is the mean over the budget tiers; "
-           "the effect is the change in days to spare (more is faster).")
-    verdicts = table["verdict"].value_counts().sort("verdict")
-    s.text("Verdicts: " + ", ".join(f"{v} {n}" for v, n in verdicts.iter_rows()) + ".")
-    idle = table.filter((pl.col("family") == "firearms") & (pl.col("verdict") == "no use here"))["item"].to_list()
-    if idle:
-        s.text(f"Why {', '.join(idle)} are of no use here: the strongest buyer flees every fight he can, and a stalker "
-               "whose effective reputation is at most `escape_auto_max` (rules.toml, [A] Z-33) always escapes, so he "
-               "rarely fires a shot on these campaigns. What fighting gear is worth when a fight cannot be avoided "
-               "shows in the next section (the same campaigns' monsters, fought out) and in the fight and skirmish "
-               "sections below.")
-    s.image("charts/economy.png", context + " · assumed [A]: the event tables, monster groups and orders "
-            "(journey.toml), the bestiary (monsters.toml), item numbers and prices (items.toml)")
-    s.table(table.select(ECONOMY_COLUMNS).sort("value_g", descending=True),
-            f"Every card, mean over the tiers · {context}")
-    for tier in result.tiers:
-        rows = _with_bounds(pl.DataFrame(tier.rows))
-        s.table(rows.filter(pl.col("verdict") != "no use here").select(ECONOMY_COLUMNS + ["kit"])
-                .sort("value_g", descending=True),
-                f"{tier.budget:,} G tier: strategy {tier.strategy}, the kit bought without any gift: "
-                f"{describe_kit(tier.base_kit)} ({tier.base_rate:.2f} days to spare); cards of no use here left out")
+    result = value_cards(declared(content, load_context(content, quick=study.quick), client=study.client))
+    value_section(s, result, out, "economy", "Value of every card in G beside its price (journey campaigns)",
+                  "the event tables, monster groups and orders (journey.toml), the bestiary (monsters.toml), "
+                  "item numbers and prices (items.toml)")
     return s
 
 
 def economy_fights_step(content, study, out):
     """Card values in G in the fights sub-view: the monsters the campaigns meet, fought out."""
+    from sim.economy.context import declared, load_context
+    from sim.economy.value import value_cards
+
     s = Section("Item economy in fights: what every card is worth against the monsters the campaigns meet")
-    result, table, context = _economy(content, study, out, "fights", "economy_fights",
-                                      "Value of every card in G in fights against the campaigns' monsters, beside its "
-                                      "price")
-    s.text(f"**Context:** {context}.")
-    s.text("The same tiers, shopper and compensating variation as the section above, on another outcome: the chance "
-           "to survive one monster encounter, the monster groups weighted by how often each tier's campaigns meet "
-           "them (their hex entries and the event tables of journey.toml, Z-39), every fight fought to its end by "
-           f"`{result.view.strategy}` (a runner at reputation 0 escapes every fight, Z-33). A card's price pays for "
-           "the whole game, so the words say how much of it fights alone are worth: *worth its price here alone* "
-           "(the whole 95% interval lies above the price), *worth part of its price here* (below it), *about its "
-           "price here*, *worth nothing here* (it changes some fights, never for the better) or *no use here* (it "
-           "changes no fight: movement cards, medkits, Z-31). Each encounter starts with the whole kit, so "
-           "explosives and stimulators are fresh in every fight; over a campaign they run out.")
-    mix = pl.DataFrame([{"tier (G)": t.budget, **{g: f"{r:.2f} ({sh:.0%})" for g, r, sh in
-                                                   zip(t.mix.labels(), t.mix.per_campaign, t.mix.shares)}}
+    result = value_cards(declared(content, load_context(content, quick=study.quick), view="fights",
+                                  client=study.client))
+    s.text("The same budget tiers on another outcome: the chance to survive one monster encounter, the monster "
+           "groups weighted by how often each tier's campaigns meet them (their hex entries and the event tables "
+           "of journey.toml, Z-39), every fight fought to its end (a runner at reputation 0 escapes every fight, "
+           "Z-33). The fight kit is bought on survival by the same shopper, and the rate is its own, so these "
+           "values say what cards are worth if fights were the whole game. Each encounter starts with the whole "
+           "kit, so explosives and stimulators are fresh in every fight; over a campaign they run out.")
+    mix = pl.DataFrame([{"tier": t.label, **{g: f"{r:.2f} ({sh:.0%})" for g, r, sh in
+                                              zip(t.mix.labels(), t.mix.per_campaign, t.mix.shares)}}
                         for t in result.tiers])
-    s.table(mix, "Monster encounters per campaign of each tier's base kit and strategy (share of encounters)")
-    s.image("charts/economy_fights.png", context + " · assumed [A]: the event tables and monster groups "
-            "(journey.toml), the bestiary (monsters.toml), item numbers and prices (items.toml)")
-    s.table(table.filter(pl.col("verdict") != "no use here").select(ECONOMY_COLUMNS).sort("value_g", descending=True),
-            f"Every card of use in fights, mean over the tiers (effect: change in survival) · {context}")
-    for tier in result.tiers:
-        s.text(f"{tier.budget:,} G tier: the fight kit bought without any gift: {describe_kit(tier.base_kit)} "
-               f"(survives {tier.base_rate:.4f} of the encounters).")
+    s.table(mix, "Monster encounters per campaign of each tier's campaign kit and strategy (share of encounters)")
+    value_section(s, result, out, "economy_fights", "Value of every card in G in fights against the campaigns' "
+                  "monsters, beside its price", "the event tables and monster groups (journey.toml), the bestiary "
+                  "(monsters.toml), item numbers and prices (items.toml)")
     return s
 
 
-def economy_caption(result) -> str:
-    """The context of every economy table: mode, outcome (or sub-view), tiers, strategy, trials, seed."""
-    ctx, view = result.context, result.view
-    picked = ", ".join(f"{t.budget:,} G: {t.strategy}" for t in result.tiers)
-    tiers = (f"budget tiers {picked} (strongest of {', '.join(ctx.strategies)} on {ctx.selection_trials:,} selection "
-             f"campaigns)")
-    if view is not None:
-        return (f"{view.name} sub-view: the monster encounters of journey campaigns of {ctx.days} days "
-                f"({ctx.character}), each tier's mix from its campaigns (Z-39), fought by {view.strategy}; outcome: the chance to survive"
-                f" one; {tiers}; {view.valuation_trials:,} fights per monster group per kit in {ctx.batches} paired "
-                f"batches ({view.selection_trials:,} for the shopper), seed {ctx.seed}")
-    return (f"journey campaigns of {ctx.days} days on the content's map and orders ({ctx.character}), outcome: days to "
-            f"spare finishing every order; {tiers}; {ctx.valuation_trials:,} valuation campaigns per kit in "
-            f"{ctx.batches} paired batches, seed {ctx.seed}")
+def _scenario(content, study, **options):
+    """A scenario context of ``sim.economy.context`` with the study's seed and strategy."""
+    from sim.economy.context import load_context, scenario
+
+    return scenario(content, load_context(content, quick=study.quick), seed=study.settings["seed"],
+                    client=study.client, **options)
 
 
 def values_step(content, study, out):
-    """Item values and fair prices in fights (and the paired-vs-unpaired gain)."""
+    """Card values in one fight with the value tier's loadout, and the pairs that interact."""
     import strategies
-    from sim.report.charts import value_price_chart
-    from sim.run.value import fight_measure, item_values, synergies, synergy_pairs
+    from sim.economy.synergy import synergies, synergy_pairs
+    from sim.economy.value import value_cards
+    from sim.run.fight import FightMeasure
 
     s = Section("Item values in one fight (a narrow view: one loadout, one monster)")
     base, monsters = study.tiers[study.settings["value_tier"]], study.settings["value_monsters"]
-    strategy, seed, n = strategies.get(study.settings["strategy"]), study.settings["seed"], study.trials["values"]
-    measure = fight_measure(content, monsters, strategy)
-    result = item_values(content, base, measure, trials=n, seed=seed, client=study.client)
-    table = result.table.with_columns((pl.col("value") / pl.col("cost_change")).alias("value_per_g"))
-    write_parquet(out / "values.parquet", table)
-    provenance = (f"{n:,} paired fights per item, seed {seed}, strategy {strategy.name}, vs "
-                  f"{' + '.join(monsters)}, reference: {describe(base)} · assumed [A]: prices (items.toml), "
-                  f"the bestiary, weapon and armour numbers")
-    atomic_write(out / "charts" / "values.png", lambda p: value_price_chart(
-        table, result.rate, "Item value vs price (paired 95% intervals; line: the market's exchange rate)",
-        provenance, p))
-    priced = table.filter(pl.col("cost_change") > 0).sort("value_per_g", descending=True)
-    cols = ["item", "price", "cost_change", "value", "ci_low", "ci_high", "value_per_g", "fair_price", "fair_low",
-            "fair_high", "verdict"]
-    ratio = (table.filter(pl.col("paired_se") > 0)["unpaired_se"] / table.filter(pl.col("paired_se") > 0)["paired_se"])
-    s.text(f"Every item is added to (or swapped into) the reference loadout ({describe(base)}) and fights the same "
-           f"{n:,} trials on the same dice as the reference, against {' + '.join(monsters)}. Its value is the change "
-           f"in P(survive) with the paired 95% interval. The exchange rate, a least-squares fit through the origin of "
-           f"value against extra cost over the priced items, is {result.rate * 1000:.4f} survival per 1,000 G; "
-           "an item's fair price is its value at that rate, flagged when its interval excludes the content price.")
-    s.text(f"Pairing: the unpaired standard error is {float(np.median(ratio)):.2f}x the paired one "
-           f"(median over {ratio.len()} items; range {float(ratio.min()):.2f}-{float(ratio.max()):.2f}x), "
-           f"so the same intervals would need about {float(np.median(ratio)) ** 2:.1f}x the trials unpaired "
-           f"({float(ratio.max()) ** 2:.1f}x for the most correlated item).")
-    s.image("charts/values.png", provenance)
-    s.table(priced.head(5).select(cols), "Top five by value per G")
-    s.table(priced.tail(5).select(cols), "Bottom five by value per G")
-    s.table(table.sort("value", descending=True).select(cols), "Every item")
-    pairs = synergies(content, base, measure, synergy_pairs(content, base), trials=n, seed=seed)
+    strategy, seed, n = study.settings["strategy"], study.settings["seed"], study.trials["values"]
+    result = value_cards(_scenario(content, study, mode="fight", monsters=monsters, loadout=base,
+                                   strategies=(strategy,), trials=n))
+    s.text(f"The {study.settings['value_tier']} loadout ({describe(base)}) as it is, against "
+           f"{' + '.join(monsters)}, {n:,} paired fights per kit.")
+    value_section(s, result, out, "values", "Value of every card in G in one fight, beside its price",
+                  "prices (items.toml), the bestiary, weapon and armour numbers")
+    pairs = synergies(content, base, FightMeasure(content, tuple(monsters), strategies.get(strategy)),
+                      synergy_pairs(content, base), trials=n, seed=seed)
     write_parquet(out / "synergy.parquet", pairs)
     s.text("Synergy: how much more two changes are worth together than the sum of their worths alone, on the same "
            "dice. Read `synergy_log_odds` (with its 95% interval over 20 paired batches): the interaction on the "
@@ -287,7 +266,7 @@ def values_step(content, study, out):
            "little about the cards.")
     s.table(pairs, "Pairs that interact: the firearm's modifiers (Z-21), Doktor (Z-03) with each stimulator, "
                    "each escape item with two more reputation (Z-32, Z-33)")
-    return s, result
+    return s
 
 
 def loadouts_step(content, study, out):
@@ -326,8 +305,8 @@ def skirmish_step(content, study, out):
     """Tactical skirmishes: the three strategies, a distance-terrain sweep, item values."""
     from sim.content.skirmish import load_arena, load_skirmish, make_setup
     from sim.report.charts import skirmish_distance_chart
-    from sim.run.skirmish import get_skirmish_strategy, simulate_skirmish, skirmish_measure, terrain_sweep
-    from sim.run.value import item_values
+    from sim.economy.value import value_cards
+    from sim.run.skirmish import get_skirmish_strategy, simulate_skirmish, terrain_sweep
 
     s = Section("Tactical skirmishes")
     sk = load_skirmish(content)
@@ -358,46 +337,55 @@ def skirmish_step(content, study, out):
     atomic_write(out / "charts" / "skirmish_distance.png", lambda p: skirmish_distance_chart(
         sweep, "Skirmish survival vs starting distance and terrain", provenance, p))
     vn = study.trials["skirmish_values"]
-    values = item_values(content, base, skirmish_measure(content, sk, monsters, arena, best), trials=vn, seed=seed,
-                         client=study.client)
-    write_parquet(out / "skirmish_values.parquet", values.table)
+    values = value_cards(_scenario(content, study, mode="skirmish", monsters=monsters, loadout=base,
+                                   strategies=(best.name,), trials=vn))
+    table = _with_bounds(values.table())
+    write_parquet(out / "skirmish_values.parquet", table)
     s.text(f"One stalker ({describe(base)}) against {' + '.join(monsters)} on the built-in 15x15 arena, "
            f"{n:,} skirmishes per strategy, seed {seed} (rules A-01..A-07, M-01..M-08).")
     s.table(frame, "Survival by strategy, with 95% Wilson intervals")
     s.image("charts/skirmish_distance.png", provenance)
-    s.table(values.table.select("item", "cost_change", "value", "ci_low", "ci_high", "verdict").head(8),
-            f"The eight most valuable items in skirmishes ({best.name}, {vn:,} paired skirmishes per item)")
+    tier = values.tiers[0]
+    s.table(table.filter(pl.col("value_g").is_not_null()).sort("value_g", descending=True).head(8)
+            .select("item", "price", "effect", "value_g", "value_low", "value_high", "verdict"),
+            f"The eight most valuable cards in skirmishes ({best.name}, the loadout as it is, {vn:,} paired "
+            f"skirmishes per kit, seed {seed}; {tier.rate_text()})")
     return s
 
 
 def tune_step(content, study, out):
-    """Price tuning from the value tier with the study's budget."""
-    import strategies
+    """Price tuning in one fight: the study's budget buys the kit, every card to its value."""
+    from sim.economy.tune import tune_prices
     from sim.report.charts import tune_chart
-    from sim.run.tune import price_history, tune_prices
-    from sim.run.value import fight_measure
 
     s = Section("Price tuning in one fight (a narrow view)")
-    base, monsters = study.tiers[study.settings["value_tier"]], study.settings["value_monsters"]
-    strategy, seed = strategies.get(study.settings["strategy"]), study.settings["seed"]
-    n, rounds, budget = study.trials["tune"], study.trials["tune_rounds"], study.settings["tune_budget"]
-    result = tune_prices(content, base, lambda c: fight_measure(c, monsters, strategy), budget=budget,
-                         rounds=rounds, trials=n, seed=seed, client=study.client)
-    history = price_history(result)
+    monsters, budget = study.settings["value_monsters"], study.settings["tune_budget"]
+    n, rounds = study.trials["tune"], study.trials["tune_rounds"]
+    ctx = _scenario(content, study, mode="fight", monsters=monsters, strategies=(study.settings["strategy"],),
+                    budgets=(budget,), trials=n)
+    result = tune_prices(ctx, rounds=rounds)
+    history = result.history_frame()
     write_parquet(out / "tune.parquet", result.table())
-    provenance = (f"{n:,} paired fights per item and round, {result.rounds} rounds, seed {seed}, strategy "
-                  f"{strategy.name}, vs {' + '.join(monsters)}, buyer budget {budget:,} G · the prices are the "
-                  "[A] values of items.toml")
-    atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(history, "Item prices across tuning rounds",
+    provenance = f"{result.values.caption()} · the prices are the [A] values of items.toml"
+    atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(history, "Card prices across tuning rounds",
                                                                    provenance, p))
-    state = "converged" if result.converged else "had not converged (prices still outside their intervals)"
-    s.text(f"Equal value per G: {result.rounds} rounds; the tuning {state}. The buyer with {budget:,} G ends with "
-           f"{describe(result.buyer)} (P(survive) {result.survival:.3f}). `zonesim tune --out DIR` writes the tuned "
-           "content as a copy to diff.")
+    moves = len(result.history) - 1
+    state = ("converged: every moving price lies in its value interval, the kit held" if result.converged else
+             "had not converged (a price still lies outside its value interval)")
+    tier = result.values.tiers[0]
+    check = result.kit_check[tier.label]
+    after = ("" if not check.get("clearly_better") else
+             f" At the tuned prices the shopper would buy {check['would_buy']} instead ({check['gain']:+.4f} survival, "
+             f"standard error {check['gain_se']:.4f}): at prices equal to values he is nearly indifferent between "
+             "kits, so the tuning holds the one it started from.")
+    s.text(f"Every card's price moves to its value in G against {' + '.join(monsters)}, the {budget:,} G buyer's kit "
+           f"({tier.choice.kit.describe()}) held: {moves} move{'s' * (moves != 1)}; the tuning {state}. At the tuned "
+           f"prices that kit survives {tier.outcome:.4f} of the fights and {tier.rate_text().split(': ', 1)[1]}."
+           f"{after} `zonesim tune --out DIR` writes the tuned content as a copy to diff.")
     s.image("charts/tune.png", provenance)
     changed = result.table().filter(pl.col("new_price") != pl.col("old_price"))
-    s.table(changed.select("item", "old_price", "new_price", "fair_price", "fair_low", "fair_high"),
-            "Prices the tuning moved")
+    s.table(changed.select("item", "old_price", "new_price", "value_g", "fair_low", "fair_high", "verdict"),
+            "Prices the tuning moved, with the value interval at the new prices")
     return s
 
 
@@ -465,19 +453,20 @@ def stalkeriada_step(content, study, out):
     s.text("Every pair of the shipped strategies plays with both seat orders on the same dice; a cell is the row "
            "strategy's win rate in games against the column strategy (no-winner games count as not won).")
     s.image("charts/stalkeriada_matrix.png", provenance)
+    from sim.economy.value import value_cards
     from sim.run.stalkeriada import get_stalkeriada_strategy
-    from sim.run.value import stalkeriada_values
 
     players = [get_stalkeriada_strategy(p) for p in names]
-    values = stalkeriada_values(content, players[0], players[1:], games=max(2 * 20, n), seed=seed)
-    write_parquet(out / "stalkeriada_values.parquet", values.table)
-    s.table(values.table.select("item", "count", "cost_change", "value", "ci_low", "ci_high", "fair_price",
-                                "verdict"),
-            f"Shop items to `{names[0]}` at the full table: its win-rate change with against without each "
-            f"(20 paired batches of {n:,} games per seat order); "
-            + (f"fair price at {values.rate * 1000:.3f} win rate per 1,000 G" if values.rate > 0 else
-               "no fair price: the win-rate changes do not rise with the items' cost at this table (no exchange "
-               "rate)"))
+    values = value_cards(_scenario(content, study, mode="stalkeriada", strategies=players[:1],
+                                   opponents=tuple(players[1:]), trials=max(2 * 20, n)))
+    table = _with_bounds(values.table())
+    write_parquet(out / "stalkeriada_values.parquet", table)
+    tier = values.tiers[0]
+    s.table(_with_bounds(pl.DataFrame(tier.rows, infer_schema_length=None)).select(
+        "item", "count", "price", "effect", "value_g", "value_low", "value_high", "reservation_g", "verdict"),
+        f"Shop items to `{names[0]}` at the full table: its win-rate change with against without each (20 paired "
+        f"batches, {values.context.trials:,} games per seat order, seed {seed}); it buys {tier.choice.kit.describe()}; "
+        f"{tier.rate_text()}")
     return s
 
 
@@ -520,7 +509,7 @@ def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=
 
 # --- writing -------------------------------------------------------------------------------
 
-G_COLUMNS = ("price", "fair", "value_g", "value_low", "value_high", "upgrade_g", "cost")
+G_COLUMNS = ("price", "fair", "value_g", "value_low", "value_high", "upgrade_g", "reservation_g", "cost")
 
 
 def _fmt(v, column=""):

@@ -60,6 +60,29 @@ def fight_template(content: Content, loadout: Loadout, monsters) -> tuple[np.nda
     return view, [e.id for e in healing] + [e.id for e in explosives]
 
 
+def survived(template, strategy, *, trials, seed, first=0) -> np.ndarray:
+    """Per-trial survival (True unless the stalker died) of trials ``first .. first + trials - 1``
+    of the fight whose kernel view is ``template`` (common random numbers for any loadout)."""
+    out = np.empty(trials, np.int8)
+    K.fight_outcomes(seed, first, trials, template, strategy.param_vector(), strategy.asks(), *strategy.decisions(),
+                     out)
+    return out != K.DEATH
+
+
+@dataclass(frozen=True)
+class FightMeasure:
+    """A loadout's per-trial survival against ``monsters`` under ``strategy``:
+    ``measure(loadout)(trials, seed, first)`` (picklable, for clusters)."""
+
+    content: Content
+    monsters: tuple
+    strategy: object
+
+    def __call__(self, loadout):
+        template = fight_template(self.content, loadout, self.monsters)[0]
+        return lambda trials, seed, first: survived(template, self.strategy, trials=trials, seed=seed, first=first)
+
+
 @dataclass
 class FightResult:
     """Aggregates of many fights (or the exact answer, with ``trials`` None)."""

@@ -367,6 +367,15 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     return journey_result(content, work.inputs(), total, seed=seed, trials=trials, days=days)
 
 
+def done_days(content: Content, loadout: Loadout, strategy: JourneyStrategy, *, days, seed, first, n) -> np.ndarray:
+    """Per campaign ``first .. first + n - 1`` (the dice of ``simulate_journey``): the
+    day it finished every order (Z-41), 0 if it did not."""
+    k = _journey_inputs(content, loadout, strategy, days)
+    out = np.zeros(n, np.int64)
+    J.done_days(seed, first, n, *k.args, out)
+    return out
+
+
 def journey_result(content: Content, k: _Inputs, total, *, seed, trials, days) -> JourneyResult:
     """A ``JourneyResult`` from the summed chunk aggregates ``total``."""
     tally, sums, at = total["tally"], total["sums"], k.at

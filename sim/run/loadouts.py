@@ -13,7 +13,7 @@ fight starts with. Each loadout is checked by ``Loadout.validate``.
 
 Evaluation (``evaluate_loadouts``): every loadout fights trials ``0 .. trials - 1``
 of one seed against every group of a monster mix (``fight_outcomes`` through
-``sim.run.value.survived``), so all loadouts meet the same dice (common random
+``sim.run.fight.survived``), so all loadouts meet the same dice (common random
 numbers) and their differences are paired. Survival is the weight-averaged
 survival over the groups. Its 95% interval is the weight average of the
 groups' Wilson intervals (bound by bound): exactly Wilson for one group and,
@@ -58,7 +58,7 @@ from sim.content import Content, ContentError
 from sim.content.loadout import Loadout, LoadoutError
 from sim.content.schema import ITEM_FAMILIES
 from sim.run.distributed import batches, iter_batches
-from sim.run.value import fight_measure
+from sim.run.fight import FightMeasure
 
 FIGHT_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape")
 """The item families that can change a dice fight, in enumeration order."""
@@ -312,7 +312,7 @@ def best_per_step(table: pl.DataFrame, step, budget) -> pl.DataFrame:
 
 def _survivors(loadouts, content, groups, strategy, trials, seed, chunk):
     """Survivors of ``trials`` fights per loadout and group (a task of a sweep)."""
-    measures = [fight_measure(content, g.monsters, strategy) for g in groups]
+    measures = [FightMeasure(content, tuple(g.monsters), strategy) for g in groups]
     out = np.zeros((len(loadouts), len(groups)), np.int64)
     for i, loadout in enumerate(loadouts):
         for g, measure in enumerate(measures):

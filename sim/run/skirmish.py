@@ -242,7 +242,7 @@ def terrain_sweep(make, strategy: SkirmishStrategy, arena, distances, *, trials,
 
 @dataclass(frozen=True)
 class SkirmishMeasure:
-    """The measure of ``sim.run.value.item_values`` for skirmishes: a one-stalker
+    """The measure the economy values cards in a skirmish with (``sim.economy``): a one-stalker
     party's per-trial survival against ``monsters`` (each fighter rolls from its
     own stream, so loadouts meet the same dice)."""
 

@@ -1,4 +1,4 @@
-"""Stalkeriada pace (sim/economy/pace.py): the visa or loot prices at which a
+"""Stalkeriada pace (sim/economy/tune.py): the visa or loot prices at which a
 chosen share of games has a winner (S-04, S-05, S-06)."""
 
 import tomllib
@@ -7,7 +7,7 @@ import pytest
 
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import LoadoutError
-from sim.economy.pace import paced_prices, parse_pace_objective, tune_pace, write_paced
+from sim.economy.tune import paced_prices, parse_pace_objective, tune_pace, write_paced
 from sim.run.stalkeriada import simulate_stalkeriada
 from tests.conftest import zonesim
 

@@ -1,0 +1,126 @@
+"""What each card's effect is measured against: its comparison with a tier's
+reference kit.
+
+A card that takes a slot (``sim.content.loadout.SLOT_FAMILIES``) is measured
+in its slot against the kit with no card of its kind (the stand-alone effect)
+and, when the kit holds another card of that kind, against the kit as it is
+(the upgrade effect). Any other card is one card against the kit with none of
+its copies; a modifier for another firearm than the kit's comes with its
+firearm, which is in both kits (Z-21). At a Stalkeriada table a kit is the
+shop items a planner buys (S-04, S-08, S-11, S-15) and a card is one of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from sim.content import Content
+from sim.content.loadout import Loadout, SLOT_FAMILIES, clones, kind
+
+VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "location",
+                   "avoidance", "one_shot")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One card against a reference kit: ``with_kit`` holds ``count`` of it,
+    ``without_kit`` none of its ``kind``; ``held_kit`` is the reference kit when it
+    holds another card of the kind (the upgrade's baseline), else None;
+    ``in_kit`` when the reference kit holds the card or a copy; ``reason`` (and no
+    kits) when the card cannot be measured against this kit."""
+
+    card: str
+    family: str
+    price: int
+    kind: frozenset
+    basis: str
+    with_kit: object = None
+    without_kit: object = None
+    held_kit: object = None
+    in_kit: bool = False
+    count: int = 1
+    reason: str | None = None
+
+
+def loadout_comparison(content: Content, kit: Loadout, item_id: str) -> Comparison:
+    """``item_id`` against the reference kit ``kit`` (module doc)."""
+    item = content.items[item_id]
+    own_kind, copies = kind(content, item_id), clones(content, item_id)
+    held = set(kit.cards()) & own_kind
+    base = Comparison(item_id, item.family, item["price"], own_kind, "", in_kit=bool(held & copies))
+    if item.family == "modifiers" and kit.weapon != item["firearm"]:
+        without = replace(kit, weapon=item["firearm"], mods=())
+        basis = f"on a {item['firearm']} in place of {kit.weapon or 'no firearm'}"
+    else:
+        without = kit.without(own_kind)
+        basis = ("in its slot, against no card of its kind" if item.family in SLOT_FAMILIES else
+                 f"on the kit's {kit.weapon}" if item.family == "modifiers" else "one card, against none of its copies")
+    with_kit = without.with_card(content, item_id)
+    if with_kit is None:
+        return replace(base, basis=basis, reason=f"the kit has no room for it ({kit.describe()}: a deck or the "
+                                                 "explosives cap, Z-11, Z-18)")
+    upgrade = item.family in SLOT_FAMILIES and held and not base.in_kit
+    return replace(base, basis=basis, with_kit=with_kit, without_kit=without, held_kit=kit if upgrade else None)
+
+
+def loadout_comparisons(content: Content, kit: Loadout, cards) -> list:
+    return [loadout_comparison(content, kit, i) for i in cards]
+
+
+def valued_cards(content: Content, items=None) -> list:
+    """The ids of the cards a valuation prices (``items``: only these)."""
+    return [e.id for e in content.items.values() if e.family in VALUED_FAMILIES and (items is None or e.id in items)]
+
+
+SHOP_ITEMS = (("ozk", "ozk"), ("pliers", "pliers"), ("nut", "nuts"))
+"""Stalkeriada shop items (S-04) and the planner parameter that buys each."""
+
+
+@dataclass(frozen=True)
+class ShopKit:
+    """The shop items a Stalkeriada planner buys: ``((item, count), ...)``."""
+
+    items: tuple
+
+    @classmethod
+    def of(cls, strategy) -> "ShopKit":
+        from strategies.stalkeriada import PLANNER_PARAMS
+
+        return cls(tuple((item, int(strategy.params[PLANNER_PARAMS.index(param)])) for item, param in SHOP_ITEMS))
+
+    def count(self, item) -> int:
+        return dict(self.items)[item]
+
+    def cards(self) -> dict:
+        """The items bought, as ``{item: count}``."""
+        return {i: n for i, n in self.items if n}
+
+    def with_count(self, item, n) -> "ShopKit":
+        return ShopKit(tuple((i, n if i == item else c) for i, c in self.items))
+
+    def strategy(self, planner):
+        """``planner`` buying this kit instead of its own."""
+        from strategies.stalkeriada import PLANNER_PARAMS
+
+        params = list(planner.params)
+        for item, param in SHOP_ITEMS:
+            params[PLANNER_PARAMS.index(param)] = float(self.count(item))
+        return replace(planner, name=f"{planner.name} ({self.describe()})", params=tuple(params))
+
+    def cost(self, shop) -> int:
+        return sum(shop[i] * n for i, n in self.items)
+
+    def describe(self) -> str:
+        return ", ".join(f"{i} x{n}" if n > 1 else i for i, n in self.items if n) or "nothing"
+
+
+def shop_comparisons(shop: dict, kit: ShopKit, cards) -> list:
+    """Each shop item against the planner's kit: with its count (the planner's
+    own, else one card; two nuts, as the shipped planners carry) and without."""
+    out = []
+    for item in cards:
+        held = kit.count(item)
+        n = held or (2 if item == "nut" else 1)
+        out.append(Comparison(item, "stalkeriada shop", shop[item], frozenset([item]),
+                              f"{n} bought by the planner, against none", kit.with_count(item, n),
+                              kit.with_count(item, 0), None, held > 0, n))
+    return out

@@ -1,0 +1,256 @@
+"""The one question the economy asks a runner: "how well does this kit do on
+these dice?", as the outcome summed per paired batch of trials.
+
+Every kit meets the same trials of the same seed (common random numbers), so
+differences between kits pair batch by batch. Three disjoint sets of trials:
+the values are measured on the valuation trials (``0 ..``); the shopper, the
+strategy pick and free disposal look at the first selection set (from
+``SELECTION_FIRST``); a second, independent selection set lets the shopper
+choose again, to report how often the choice of kit would change. No choice
+is fitted to the noise it is then measured on."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+
+from sim.content import Content
+from sim.content.loadout import LoadoutError
+
+SELECTION_FIRST = 1 << 40
+SELECTION_STRIDE = 1 << 38  # the second selection set starts this many trials after the first
+SELECTION_BATCHES = 20
+GROUP_STRIDE = 1 << 32  # the trials of one monster group: ``first + g * GROUP_STRIDE ..``
+
+
+@dataclass(frozen=True)
+class Batches:
+    """The outcome summed per batch of ``size`` trials."""
+
+    sums: np.ndarray
+    size: int
+
+    @property
+    def mean(self) -> float:
+        return float(self.sums.sum()) / (self.size * self.sums.size)
+
+    def rates(self) -> np.ndarray:
+        """The outcome's mean per batch."""
+        return self.sums / self.size
+
+
+def spare_days(done_day: np.ndarray, days: int) -> np.ndarray:
+    """Days to spare per campaign: ``days + 1 - d`` for one that finished every
+    order on day ``d``, 0 for one that did not (Z-41)."""
+    return np.where(done_day > 0, days + 1 - done_day, 0)
+
+
+class KitStore:
+    """Kit outcomes (batch sums by name) kept in a checkpoint store
+    (``sim.run.chunks.Checkpoints``): new ones are saved together every
+    ``every_s`` seconds, one file each time, so a killed run loses at most that
+    much work; every saved one is read back on a resume."""
+
+    def __init__(self, store, every_s=5.0):
+        self.store, self.every_s = store, every_s
+        self.saved, self.pending, self.last = {}, {}, time.monotonic()
+        pieces = sorted(store.folder.glob("kits-*.npz"))
+        for path in pieces:
+            self.saved.update(store.load(path.name))
+        self.pieces = len(pieces)
+
+    def get(self, name):
+        return self.saved.get(name)
+
+    def put(self, name, sums):
+        self.saved[name] = self.pending[name] = sums
+        if time.monotonic() - self.last >= self.every_s:
+            self.flush()
+
+    def flush(self):
+        """Save the outcomes not saved yet."""
+        if self.pending:
+            self.store.save(f"kits-{self.pieces:05d}.npz", self.pending)
+            self.pieces += 1
+        self.pending, self.last = {}, time.monotonic()
+
+
+@dataclass(kw_only=True)
+class Outcome:
+    """"How well does this kit do on these dice?" per batch of trials, cached per
+    kit and trial set and, with a ``store`` (a ``KitStore``), saved and read
+    back on a resumed run; with a Dask ``client``, kits asked for together
+    (``many``) run as its tasks, with the same sums. A subclass gives ``key``
+    (what its runs depend on, as text), ``unit`` (the outcome in words) and
+    ``task()``: a picklable ``(kit, first, size, n_batches) -> sums`` that raises
+    ``LoadoutError`` for a kit the mode cannot field."""
+
+    cache: dict = field(default_factory=dict)
+    runs: int = 0
+    store: object = None
+    client: object = None
+
+    def batches(self, kit, first: int, trials: int, n_batches: int) -> Batches:
+        """The outcome in ``n_batches`` batches of trials ``first .. first + trials - 1``."""
+        return self.many([kit], first, trials, n_batches)[0]
+
+    def many(self, kits, first: int, trials: int, n_batches: int) -> list:
+        """``batches`` of each kit (the missing ones together, on the client if given);
+        a kit the mode cannot field gives its ``LoadoutError`` in its place."""
+        size = trials // n_batches
+        keys = [(kit, first, size, n_batches) for kit in kits]
+        todo = []
+        for key in dict.fromkeys(keys):
+            if key in self.cache:
+                continue
+            sums = self.store.get(self._name(key)) if self.store is not None else None
+            if sums is None:
+                todo.append(key)
+            else:
+                self.cache[key] = Batches(sums, size)
+        if todo:
+            from sim.run.distributed import map_batches
+
+            for key, sums in zip(todo, map_batches(self.client, _fielded, todo, self.task())):
+                if isinstance(sums, LoadoutError):
+                    self.cache[key] = sums
+                    continue
+                sums = np.asarray(sums, np.float64)
+                self.runs += n_batches
+                if self.store is not None:
+                    self.store.put(self._name(key), sums)
+                self.cache[key] = Batches(sums, size)
+        return [self.cache[key] for key in keys]
+
+    def _name(self, key):
+        return hashlib.sha256(repr((self.key, *key)).encode()).hexdigest()[:32]
+
+    def selection(self, kit, trials: int, which: int = 0) -> Batches:
+        """The outcome on selection set ``which`` (0 or 1)."""
+        return self.batches(kit, SELECTION_FIRST + which * SELECTION_STRIDE, trials, SELECTION_BATCHES)
+
+    def valuation(self, kit, trials: int, n_batches: int) -> Batches:
+        return self.batches(kit, 0, trials, n_batches)
+
+
+def _fielded(key, task):
+    """``task(*key)``, or the ``LoadoutError`` of a kit the mode cannot field."""
+    try:
+        return task(*key)
+    except LoadoutError as exc:
+        return exc
+
+
+def _prices(content: Content) -> dict:
+    return {i: e["price"] for i, e in sorted(content.items.items())}
+
+
+@dataclass
+class JourneyOutcome(Outcome):
+    """Days to spare (``days + 1`` less the day every order is done, 0 if never)
+    of a kit under one journey strategy, on the campaign of the content's
+    journey (Z-39 event tables, Z-41 orders). Prices are part of the key: the
+    stalker shops at the bases and discards the cheapest cards first (Z-40, K-05)."""
+
+    content: Content
+    strategy_name: str
+    days: int
+    seed: int
+    unit = "days to spare"
+
+    def __post_init__(self):
+        from sim.run.journey import get_journey_strategy  # compiles the kernels: after the input checks
+
+        self.strategy = get_journey_strategy(self.strategy_name)
+        self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed])
+
+    def task(self):
+        return partial(journey_sums, self.content, self.strategy, self.days, self.seed)
+
+    def hex_entries(self, loadout, trials: int) -> np.ndarray:
+        """Hex entries per campaign, by hex, on the valuation trials (Z-39: each draws an event)."""
+        from sim.run.journey import simulate_journey
+
+        run = simulate_journey(self.content, loadout, self.strategy, days=self.days, trials=trials, seed=self.seed,
+                               client=self.client)
+        return run.traffic / trials
+
+
+def journey_sums(content, strategy, days, seed, loadout, first, size, n_batches):
+    """Days to spare of campaigns ``first ..`` summed per batch (a picklable task)."""
+    from sim.run.journey import done_days
+
+    done = done_days(content, loadout, strategy, days=days, seed=seed, first=first, n=size * n_batches)
+    return spare_days(done, days).reshape(n_batches, size).sum(axis=1)
+
+
+@dataclass
+class SurvivalOutcome(Outcome):
+    """The chance to survive one encounter drawn from weighted groups: per group
+    the per-trial survival ``measure(kit)(trials, seed, first)`` of a fight or a
+    skirmish (``sim.run.fight.FightMeasure``, ``sim.run.skirmish.SkirmishMeasure``),
+    weighted by the group's share. Each group meets its own trials, every kit
+    the same ones."""
+
+    content: Content
+    measures: tuple
+    shares: tuple
+    seed: int
+    label: str
+    unit = "survival"
+
+    def __post_init__(self):
+        self.key = json.dumps([self.content.digest, _prices(self.content), self.label, list(self.shares), self.seed])
+
+    def task(self):
+        return partial(survival_sums, self.measures, self.shares, self.seed)
+
+
+def survival_sums(measures, shares, seed, kit, first, size, n_batches):
+    """Share-weighted survival of trials ``first ..`` of each group, summed per batch (a picklable task)."""
+    sums = np.zeros(n_batches)
+    for g, (measure, share) in enumerate(zip(measures, shares)):
+        survived = measure(kit)(size * n_batches, seed, first + g * GROUP_STRIDE)
+        sums += share * survived.reshape(n_batches, size).sum(axis=1)
+    return sums
+
+
+@dataclass
+class TableOutcome(Outcome):
+    """A planner's win rate at a Stalkeriada table (S-05) against ``opponents``,
+    every seat order played on the same dice; a kit is the shop items the
+    planner buys (``sim.economy.kits.ShopKit``)."""
+
+    content: Content
+    strategy: object
+    opponents: tuple
+    seed: int
+    unit = "win rate"
+
+    def __post_init__(self):
+        from sim.content.stalkeriada import load_stalkeriada
+
+        shop = dict(load_stalkeriada(self.content).settings["shop"])
+        self.key = json.dumps([self.content.digest, shop, self.strategy.name, [o.name for o in self.opponents],
+                               self.seed])
+
+    def task(self):
+        return partial(table_sums, self.content, self.strategy, self.opponents, self.seed)
+
+
+def table_sums(content, strategy, opponents, seed, kit, first, size, n_batches):
+    """Games won by ``strategy`` holding ``kit``, per seat order, summed per batch (a picklable task)."""
+    from sim.run.stalkeriada import simulate_stalkeriada
+
+    player = kit.strategy(strategy)
+    sums = np.zeros(n_batches)
+    for b in range(n_batches):
+        result = simulate_stalkeriada(content, [player, *opponents], games=size, seed=seed, rotate_seats=True,
+                                      first_game=first + b * size)
+        sums[b] = int(result.win_rates()["wins"][0]) / (1 + len(opponents))
+    return sums

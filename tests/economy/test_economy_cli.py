@@ -1,0 +1,193 @@
+"""``zonesim value`` and ``zonesim tune`` in every context: the JSON contracts,
+the files written, a toy economy worked by hand, synergy, and bad input
+(one line on stderr, exit code 2)."""
+
+import json
+import re
+import shutil
+
+import polars as pl
+import pytest
+
+import strategies
+from sim.content import DEFAULT_DIR, load_content
+from sim.content.loadout import Loadout
+from sim.economy.context import load_context, scenario
+from sim.economy.synergy import synergies, synergy_pairs
+from sim.economy.value import value_cards
+from sim.run.fight import FightMeasure
+from tests.conftest import edited_content, zonesim, zonesim_json
+
+TIER_KEYS = {"label", "budget", "strategy", "kit", "kit_cost", "unspent", "outcome", "unit", "strategies", "rate",
+             "rate_ci95", "g_per_unit", "reason", "agreement"}
+ITEM_KEYS = {"item", "family", "price", "count", "effect", "effect_ci95", "value_g", "value_g_ci95", "upgrade_g",
+             "upgrade_g_ci95", "reservation_g", "reservation_g_ci95", "buys", "verdict", "reason", "tiers"}
+
+
+def test_value_json_contract_and_files(tmp_path):
+    out = zonesim_json("value", "--quick", "--items", "glonass,ak47", "--out", tmp_path / "run", cwd=tmp_path)
+    context = out["context"]
+    assert {"mode", "outcome", "unit", "days", "budgets", "strategies", "trials", "selection_trials", "batches",
+            "seed", "tiers", "rate"} <= set(context)
+    assert [t["budget"] for t in context["tiers"]] == context["budgets"] == [1000, 2500, 5000]
+    for tier in context["tiers"]:
+        assert TIER_KEYS <= set(tier) and {"pinned", "agree", "second_kit", "differ"} <= set(tier["agreement"])
+        assert tier["rate"] > 0 and tier["g_per_unit"] == pytest.approx(1 / tier["rate"])
+    assert set(context["rate"]) >= {"rate", "rate_ci95", "g_per_unit", "unit", "reason", "tiers"}
+    rows = {r["item"]: r for r in out["items"]}
+    assert set(rows) == {"glonass", "ak47"}
+    for row in rows.values():
+        assert ITEM_KEYS <= set(row) and len(row["tiers"]) == 3
+    assert rows["ak47"]["verdict"] == "no use here" and rows["glonass"]["value_g"] > 0
+    for name in ("value.parquet", "value_tiers.parquet", "charts/value.png", "manifest.json"):
+        assert (tmp_path / "run" / name).is_file(), name
+    tiers = pl.read_parquet(tmp_path / "run" / "value_tiers.parquet")
+    assert tiers.height == 6 and {"tier", "kit", "rate", "value_g", "reservation_g"} <= set(tiers.columns)
+
+
+def test_a_fight_at_a_budget_and_with_a_given_loadout():
+    bought = zonesim_json("value", "-m", "snork", "--budget", 1500, "--trials", 20_000)
+    tier = bought["context"]["tiers"][0]
+    assert tier["budget"] == 1500 and tier["kit_cost"] <= 1500 and not tier["agreement"]["pinned"]
+    rows = {r["item"]: r for r in bought["items"]}
+    assert rows["zone_map"]["verdict"] == "no use here"  # movement plays no part in a fight
+    given = zonesim_json("value", "-m", "snork", "--weapon", "ak47", "--stims", "stimulator:1", "--trials", 20_000)
+    tier = given["context"]["tiers"][0]
+    assert tier["label"] == "the given loadout" and tier["agreement"]["pinned"] and tier["kit"] == "ak47, stimulator"
+    assert tier["budget"] is None and tier["unspent"] is None
+
+
+def test_the_strongest_fight_strategy_is_picked_from_the_family():
+    out = zonesim_json("value", "-m", "chimera", "--weapon", "ak47", "--body", "vest", "--reputation", 4,
+                       "--strategy", "strongest", "--trials", 4000)
+    tier = out["context"]["tiers"][0]
+    assert tier["strategy"] != "strongest" and len(tier["strategies"]) > 20
+    assert tier["strategies"][tier["strategy"]] == max(tier["strategies"].values())
+
+
+def test_value_in_a_skirmish_a_journey_and_at_a_stalkeriada_table():
+    skirmish = zonesim_json("value", "--mode", "skirmish", "-m", "bloodsucker", "--weapon", "ak47", "--trials", 2000)
+    assert skirmish["context"]["mode"] == "skirmish" and skirmish["context"]["unit"] == "survival"
+    journey = zonesim_json("value", "--mode", "journey", "--weapon", "ak47", "--trials", 2000, "--days", 10,
+                           "--items", "zone_map,bag_of_nuts,medkit")
+    assert journey["context"]["days"] == 10 and journey["context"]["unit"] == "days to spare"
+    assert {r["item"] for r in journey["items"]} == {"zone_map", "bag_of_nuts", "medkit"}
+    table = zonesim_json("value", "--mode", "stalkeriada", "--strategy", "cautious", "--trials", 200)
+    tier = table["context"]["tiers"][0]
+    assert tier["kit"] == "ozk, pliers, nut x2" and tier["agreement"]["pinned"]  # S-04: what cautious buys
+    rows = {r["item"]: r for r in table["items"]}
+    assert set(rows) == {"ozk", "pliers", "nut"} and rows["nut"]["count"] == 2
+
+
+def test_a_toy_economy_worked_by_hand(tmp_path):
+    """A verzila (35 HP) starting at 28 HP, unarmed, against a monster that
+    cannot die and hits for exactly 2 a round for 30 rounds (Z-38): alone he
+    dies. A helmet (defence 1, Z-23) halves each hit to 1, so 30 in all, still
+    2 too many; a medkit healed before the fight (+5, Z-31) brings him to 33.
+    With both he survives every fight, without either he dies: each card's
+    effect is exactly +1 survival, the rate is 2 per 300 G, and each is worth
+    150 G: the medkit (100 G) under-priced, the helmet (200 G) over-priced."""
+    folder = tmp_path / "toy"
+    shutil.copytree(DEFAULT_DIR, folder)
+    blocks = re.split(r"(?m)^(?=\[)", (folder / "items.toml").read_text(encoding="utf-8"))
+    keep = [b for b in blocks if not b.startswith("[") or b.split("]")[0] in ("[healing.medkit", "[armour.helmet")]
+    (folder / "items.toml").write_text("".join(keep), encoding="utf-8")
+    with open(folder / "monsters.toml", "a", encoding="utf-8") as f:
+        f.write("\n[tick]\nhp = 1000\ndice = 0\nbonus = 2\ndefence = 0\n")
+    toy = load_content(folder)
+    kit = Loadout(character="verzila", hp=28, head="helmet", healing=(("medkit", 1),))
+    result = value_cards(scenario(toy, load_context(toy), mode="fight", monsters=["tick"], loadout=kit, trials=400))
+    tier = result.tiers[0]
+    assert tier.outcome == 1.0 and tier.rate == pytest.approx(2 / 300)
+    rows = {r["item"]: r for r in tier.rows}
+    for item in ("medkit", "helmet"):
+        assert rows[item]["effect"] == 1.0 and rows[item]["value_g"] == pytest.approx(150)
+        assert rows[item]["value_g_ci95"] == [pytest.approx(150), pytest.approx(150)]
+    assert rows["medkit"]["verdict"] == "under-priced" and rows["helmet"]["verdict"] == "over-priced"
+
+
+def test_synergy_is_the_pairs_effect_less_its_parts(content):
+    """Pairs on common dice: a do-nothing card has no synergy with anything (0
+    exactly, on both scales); Doktor's +2 per use (Z-03) makes stimulators worth
+    more; two modifiers of one firearm (Z-21) look like substitutes in survival,
+    which saturates, but are complements on the log-odds of survival."""
+    base = Loadout(weapon="ak47", healing=(("stimulator", 1),))
+    measure = FightMeasure(content, ("bloodsucker",), strategies.get("fighter"))
+    pairs = synergy_pairs(content, base)
+    assert ("rebored", "laser_sight") in pairs and ("stimulator", "character=doktor") in pairs
+    table = synergies(content, base, measure, pairs + [("camo_cloak", "laser_sight")], trials=60_000, seed=2)
+    row = {(r["a"], r["b"]): r for r in table.iter_rows(named=True)}
+    cloak = row[("camo_cloak", "laser_sight")]
+    assert (cloak["synergy"], cloak["ci_low"], cloak["ci_high"]) == (0.0, 0.0, 0.0)
+    assert row[("stimulator", "character=doktor")]["log_odds_ci_low"] > 0
+    both = row[("rebored", "laser_sight")]
+    assert both["ci_high"] < 0 < both["log_odds_ci_low"]
+    assert both["synergy"] == pytest.approx(both["value_both"] - both["value_a"] - both["value_b"], abs=1e-12)
+
+
+def test_value_cli_synergy():
+    out = zonesim_json("value", "-m", "snork", "--weapon", "berdanka", "--trials", 4000, "--synergy")
+    assert {(p["a"], p["b"]) for p in out["synergy"]} >= {("zeroing", "rifling"), ("stimulator", "character=doktor")}
+
+
+def test_tune_writes_the_table_chart_and_the_tuned_content(tmp_path):
+    out = tmp_path / "tune"
+    data = zonesim_json("tune", "-m", "snork", "--budget", 1500, "--trials", 20_000, "--rounds", 4, "--out", out)
+    assert {"converged", "rounds", "context", "prices", "tiers", "rate", "kit_check"} <= set(data)
+    for name in ("tune.parquet", "tune_rounds.parquet", "charts/tune.png", "manifest.json", "content/items.toml"):
+        assert (out / name).exists(), name
+    tuned = load_content(out / "content")
+    moved = 0
+    for row in data["prices"]:
+        assert {"item", "old_price", "new_price", "value_g", "fair_price_ci95", "verdict"} <= set(row)
+        assert tuned.items[row["item"]]["price"] == row["new_price"]
+        moved += row["new_price"] != row["old_price"]
+        if row["verdict"] == "no use here":
+            assert row["new_price"] == row["old_price"]  # nothing says what it is worth
+    assert moved and data["rounds"] <= 4
+
+
+@pytest.mark.parametrize("args,message", [
+    (("value", "--items", "unobtainium"), "--items: unknown card 'unobtainium'"),
+    (("value", "--quick", "-m", "snork"), "--quick and --view: for economy.toml's context"),
+    (("value", "--view", "fights", "-m", "snork"), "--quick and --view: for economy.toml's context"),
+    (("value", "--view", "poker"), "--view: 'poker'; use one of: fights"),
+    (("value", "--mode", "poker", "-m", "snork"), "--mode: 'poker'"),
+    (("value", "-m", "snork", "--budget", 0), "--budget: 0"),
+    (("value", "-m", "snork", "--selection", 10), "--selection: 10"),
+    (("value", "-m", "snork", "--trials", 10), "--trials: 10; give at least 40"),
+    (("value", "-m", "snork", "--synergy"), "--synergy and --pair: give a loadout"),
+    (("value", "--mode", "stalkeriada", "--weapon", "ak47"), "the loadout options: not for --mode stalkeriada"),
+    (("value", "-m", "snork", "--strategy", "berserker"), "--strategy: unknown strategy 'berserker'"),
+    (("tune", "--damping", "0"), "--damping: 0.0; give a fraction in (0, 1]"),
+    (("tune", "--objective", "target-survival=0.8"), "--objective: 'target-survival=0.8'"),
+    (("tune", "--objective", "target-finish=0.5", "-m", "snork"), "--objective target-finish: a Stalkeriada"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
+    proc = zonesim(*args, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.startswith("zonesim: error: " + message), proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ('strategy = "fighter"', 'strategy = "berserker"', "views.fights.strategy: unknown strategy 'berserker'"),
+    ("[prices]", '[kits]\n"1000" = ["glonass", "unobtainium"]\n\n[prices]', "kits.1000: unknown card 'unobtainium'"),
+    ("[prices]", '[kits]\n"1234" = ["glonass"]\n\n[prices]', "kits.1234: not one of context.budgets"),
+    ("[prices]", '[kits]\n"1000" = ["glonass", "zone_map"]\n\n[prices]', "kits.1000: 'zone_map' does not fit"),
+    ('budgets = [1000, 2500, 5000]', 'budgets = [0]', "context.budgets"),
+    ('mode = "journey"', 'mode = "poker"', "context.mode"),
+])
+def test_bad_economy_toml_is_one_line_naming_file_and_field(tmp_path, old, new, message):
+    folder = edited_content(tmp_path, "economy.toml", old, new)
+    proc = zonesim("value", "--view", "fights", "--content", folder, cwd=tmp_path)
+    assert proc.returncode == 2 and "economy.toml: " + message in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_a_pinned_kit_is_valued_as_given(tmp_path):
+    folder = edited_content(tmp_path, "economy.toml", "[prices]",
+                            '[kits]\n"1000" = ["glonass", "stimulator", "stimulator"]\n\n[prices]')
+    out = zonesim_json("value", "--quick", "--items", "glonass", "--content", folder)
+    tier = out["context"]["tiers"][0]
+    assert tier["kit"] == "glonass, stimulator x2" and tier["agreement"]["pinned"]
+    assert json.dumps(out).count("NaN") == 0

@@ -1,0 +1,211 @@
+"""The economy's invariants on the shipped default content, at economy.toml's
+quick counts (the same kits as the full counts: the shopper's trials are the
+same). Each is a property every value table must have, whatever the numbers:
+an upgrade is never worth more than the card stand-alone, value follows
+effect, nothing rests on a curve past its data, other cards' prices do not
+leak in, copies are worth their originals, and no value is below 0.
+
+Tolerances: values are compared with their own 95% intervals (the paired
+bootstrap over 20 batches, widened for the few batches; ``sim.economy.value``)."""
+
+import shutil
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from sim.content import DEFAULT_DIR, load_content
+from sim.economy.context import declared, load_context
+from sim.economy.shop import CLEAR_GAIN_Z, paired_gain
+from sim.economy.value import value_cards
+
+SLOTS = ("firearms", "armour", "escape", "movement", "location", "avoidance", "one_shot")
+
+
+@pytest.fixture(scope="module")
+def quick():
+    content = load_content()
+    return value_cards(declared(content, load_context(content, quick=True)))
+
+
+@pytest.fixture(scope="module")
+def fights():
+    content = load_content()
+    return value_cards(declared(content, load_context(content, quick=True), view="fights"))
+
+
+def _tier_rows(result):
+    return [(tier, row) for tier in result.tiers for row in tier.rows]
+
+
+@pytest.mark.parametrize("view", ["quick", "fights"])
+def test_an_upgrade_is_never_worth_more_than_the_card_stand_alone(view, request):
+    result = request.getfixturevalue(view)
+    checked = 0
+    for tier, row in _tier_rows(result):
+        if row["upgrade_g"] is not None:
+            assert row["family"] in SLOTS
+            assert row["upgrade_g"] <= row["value_g_ci95"][1], (tier.label, row)
+            checked += 1
+    assert checked >= 10
+    for row in result.items:
+        if row["upgrade_g"] is not None:
+            assert row["upgrade_g"] <= row["value_g_ci95"][1], row
+
+
+@pytest.mark.parametrize("view", ["quick", "fights"])
+def test_value_follows_effect_within_a_tier(view, request):
+    """A card whose effect interval lies wholly above another's is never valued lower beyond noise."""
+    result = request.getfixturevalue(view)
+    pairs = 0
+    for tier in result.tiers:
+        rows = [r for r in tier.rows if r["value_g"] is not None and r["count"] == 1]
+        for a in rows:
+            for b in rows:
+                if a["effect_ci95"][0] > b["effect_ci95"][1]:
+                    pairs += 1
+                    assert a["value_g"] >= b["value_g_ci95"][0], (tier.label, a, b)
+    assert pairs >= 50
+
+
+@pytest.mark.parametrize("view", ["quick", "fights"])
+def test_every_value_is_effect_over_a_measured_rate_and_the_kit_is_worth_its_cost(view, request):
+    """Nothing unsupported: a finite value is the card's effect over its tier's
+    rate, measured on the kit the tier bought; the kit's cards are worth
+    together what they cost together; a null value says why."""
+    result = request.getfixturevalue(view)
+    for tier in result.tiers:
+        assert tier.rate is not None and tier.rate > 0, tier.reason
+        kit = [r for r in tier.rows if r["in_kit"]]
+        assert kit and sum(r["value_g"] for r in kit) == pytest.approx(sum(r["price"] for r in kit))
+        assert tier.kit_cost <= tier.budget
+        for row in tier.rows:
+            if row["value_g"] is None:
+                assert row["reason"] and row["verdict"] == "not valued", row
+            elif row["verdict"] not in ("worth nothing here", "no use here"):
+                assert row["value_g"] == pytest.approx(max(0.0, row["effect"]) / tier.rate), row
+    rate = result.rate["rate"]
+    for row in result.items:
+        assert np.isfinite(row["value_g"]) and row["value_g"] == pytest.approx(row["effect"] / rate), row
+
+
+@pytest.mark.parametrize("view", ["quick", "fights"])
+def test_no_value_interval_lies_below_zero_and_no_use_is_no_use(view, request):
+    result = request.getfixturevalue(view)
+    for tier, row in _tier_rows(result):
+        assert 0 <= row["value_g_ci95"][0] <= row["value_g"] <= row["value_g_ci95"][1], row
+        if row["verdict"] == "no use here":
+            assert row["effect"] == 0 and row["effect_ci95"] == [0.0, 0.0] and row["value_g"] == 0
+        if row["verdict"] == "worth nothing here":
+            assert row["value_g"] == 0
+    for row in result.items:
+        assert 0 <= row["value_g_ci95"][0] <= row["value_g"] <= row["value_g_ci95"][1], row
+
+
+def test_z33_a_stalker_who_escapes_every_fight_has_no_use_for_a_firearm(quick):
+    """Z-33 [A]: at reputation <= escape_auto_max a stalker escapes every fight,
+    so the cautious buyer of the campaigns never fires: a modifier (with its
+    firearm put in) changes nothing; the fights view, where every fight is fought
+    out, values the firearms."""
+    rows = {r["item"]: r for r in quick.items}
+    assert {t.choice.strategy for t in quick.tiers} == {"cautious"}
+    for mod in ("rebored", "ap_rounds", "laser_sight", "electronic_sight"):
+        assert rows[mod]["verdict"] == "no use here", rows[mod]
+
+
+def test_fights_view_values_cards_on_the_campaigns_monster_mix(fights):
+    rows = {r["item"]: r for r in fights.items}
+    for tier in fights.tiers:
+        assert tier.mix is not None and len(tier.mix.groups) >= 3 and 0 < tier.outcome <= 1
+    assert rows["zone_map"]["verdict"] == "no use here"  # movement plays no part in a fight
+    assert rows["medkit"]["verdict"] == "no use here"  # Z-31: medkits only outside combat
+    assert rows["limonka"]["value_g_ci95"][0] > 0 and rows["ak47"]["value_g_ci95"][0] > 0
+    mix = fights.to_json()["context"]["tiers"][0]["monster_mix"]
+    assert sum(m["share"] for m in mix) == pytest.approx(1.0)
+
+
+def test_the_shopper_stops_only_when_no_affordable_change_clearly_gains(quick):
+    """Each tier's kit: no affordable purchase or swap gains more than two
+    standard errors on the shopper's selection trials."""
+    ctx = quick.context
+    for spec, tier in zip(ctx.tiers(), quick.tiers):
+        outcome = spec.outcomes[tier.choice.strategy]
+        kit = tier.choice.kit
+        base = outcome.selection(kit, ctx.selection)
+        for changed in kit.changes(ctx.content, ctx.max_count):
+            if changed.cost(ctx.content) <= spec.budget:
+                gain, se = paired_gain(outcome.selection(changed, ctx.selection), base)
+                assert gain <= max(0.0, CLEAR_GAIN_Z * se), (tier.label, changed.describe(), gain, se)
+
+
+def _copy(tmp_path, name, old, new):
+    folder = tmp_path / name
+    shutil.copytree(DEFAULT_DIR, folder)
+    items = folder / "items.toml"
+    text = items.read_text()
+    assert text.count(old) == 1
+    items.write_text(text.replace(old, new))
+    return load_content(folder)
+
+
+def test_repricing_cards_no_tier_buys_moves_no_other_cards_value(quick, tmp_path):
+    bought = {c for t in quick.tiers for kit in (t.choice.kit, t.choice.second_kit) for c in kit.cards()}
+    assert not {"kvazar", "exoskeleton"} & bought
+    content = _copy(tmp_path, "repriced", "price = 5000\n", "price = 9000\n")
+    content = load_content(_reprice(content.directory, "exoskeleton", 3000, 6000))
+    again = value_cards(replace(quick.context, content=content, _outcomes={}))
+    assert [t.choice.kit for t in again.tiers] == [t.choice.kit for t in quick.tiers]
+    before = {r["item"]: r for r in quick.items}
+    for row in again.items:
+        if row["item"] not in ("kvazar", "exoskeleton"):
+            low, high = before[row["item"]]["value_g_ci95"]
+            assert low <= row["value_g"] <= high, (row, before[row["item"]])
+
+
+def _reprice(folder, item, old, new):
+    path = folder / "items.toml"
+    text = path.read_text()
+    block = text.index(f".{item}]")
+    at = text.index(f"price = {old}", block)
+    path.write_text(text[:at] + f"price = {new}" + text[at + len(f"price = {old}"):])
+    return folder
+
+
+def test_a_copy_is_worth_its_original_and_more_defence_is_worth_no_less(tmp_path):
+    """A clone (identical but for id, name and price) is worth exactly its
+    original, on the same dice; armour with more defence in the same slot
+    (Z-23, Z-24) is worth at least as much, in a fight-heavy view."""
+    content = _copy(tmp_path, "clone", "[movement.jetpack]",
+                    '[movement.glonass_b]\nname = "GLONASS B"\nsteps = 2\nprice = 150\n\n[movement.jetpack]')
+    settings = replace(load_context(content, quick=True), budgets=(2500,))
+    result = value_cards(declared(content, settings))
+    rows = {r["item"]: r for r in result.tiers[0].rows}
+    assert rows["glonass"]["value_g"] == rows["glonass_b"]["value_g"] > 0
+    assert rows["glonass"]["value_g_ci95"] == rows["glonass_b"]["value_g_ci95"]
+    assert rows["glonass"]["reservation_g"] <= 150 + 1e-9  # the cheaper copy caps what he would pay
+    fights = value_cards(declared(content, settings, view="fights"))
+    rows = {r["item"]: r for r in fights.tiers[0].rows}
+    for strong, weak in (("vest", "leather_jacket"), ("exoskeleton", "vest"), ("sphere_helmet", "helmet")):
+        assert rows[strong]["value_g"] >= rows[weak]["value_g_ci95"][0], (rows[strong], rows[weak])
+
+
+def test_same_seed_same_values_with_or_without_an_items_filter(quick):
+    again = value_cards(replace(quick.context, _outcomes={}), items=["glonass", "smoke_bomb"])
+    first = {r["item"]: r for r in quick.items}
+    assert [r["item"] for r in again.items] == ["glonass", "smoke_bomb"]
+    for row in again.items:
+        assert row == first[row["item"]]
+
+
+def test_a_copy_tunes_to_its_originals_price(tmp_path):
+    """Identical cards end at one price (within 10%), whatever they started at."""
+    from sim.economy.tune import tune_prices
+
+    content = _copy(tmp_path, "clone", "[movement.jetpack]",
+                    '[movement.glonass_b]\nname = "GLONASS B"\nsteps = 2\nprice = 150\n\n[movement.jetpack]')
+    ctx = declared(content, replace(load_context(content, quick=True), budgets=(2500,)))
+    tuned = tune_prices(ctx, rounds=6, items=["glonass", "glonass_b"])
+    assert tuned.converged and tuned.start["glonass"] != tuned.start["glonass_b"], tuned.history
+    assert tuned.prices["glonass_b"] == pytest.approx(tuned.prices["glonass"], rel=0.10)
+    rows = {r["item"]: r for r in tuned.values.items}
+    assert rows["glonass"]["verdict"] == rows["glonass_b"]["verdict"] == "fair"

@@ -1,0 +1,177 @@
+"""The pieces of the one valuation method (``sim.economy``), each against a
+number worked out by hand: verdicts on the price grid, the widened bootstrap
+interval, the tier's rate, values and the reservation price, the shopper on
+a noise-free outcome, the loadout's card operations and comparisons."""
+
+import math
+import shutil
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from sim.analysis.stats import Z95, t975
+from sim.content import DEFAULT_DIR, load_content
+from sim.content.loadout import Loadout, clones, kind
+from sim.economy.kits import loadout_comparison
+from sim.economy.outcome import SELECTION_BATCHES, Batches, spare_days
+from sim.economy.shop import grow
+from sim.economy.value import (CardEffect, Estimate, band, expand_factor, interval, priced_rows, rate_of,
+                               reservation, verdict)
+
+
+def test_spare_days_counts_days_left_and_zero_for_unfinished():
+    """Z-41: days + 1 less the day every order is done, 0 when it never is."""
+    assert spare_days(np.array([11, 30, 0, 1]), 30).tolist() == [20, 1, 0, 30]
+
+
+def test_verdicts_read_the_price_against_the_value_interval_on_the_price_grid():
+    assert band(120.0, 180.0, 50) == (100, 200)
+    assert band(0.0, 9.0, 50) == (50, 50)  # a card costs at least one step
+    assert verdict(True, False, 0, 0, 100) == "no use here"
+    assert verdict(False, True, 0, 0, 100) == "worth nothing here"
+    assert verdict(False, False, 0, 0, 100, reason="no rate") == "not valued"
+    assert verdict(False, False, 0, 90, 100) == "over-priced"
+    assert verdict(False, False, 110, 300, 100) == "under-priced"
+    assert verdict(False, False, 90, 300, 100) == "fair"
+    assert verdict(False, False, 610, 635, 600, step=50) == "fair"  # no price on the 50 G grid lies inside
+    assert verdict(False, False, 4, 9, 50, step=50) == "fair"  # one step is the least a card costs
+    assert verdict(False, False, 4, 9, 100, step=50) == "over-priced"
+
+
+def test_the_bootstrap_interval_is_widened_for_few_batches_and_holds_its_point():
+    assert expand_factor(20) == pytest.approx(t975(19) / Z95 * math.sqrt(20 / 19))
+    replicas = np.linspace(8.0, 12.0, 401)
+    lo, hi = interval(10.0, replicas, 1.5)
+    assert (lo, hi) == pytest.approx((10 - 1.5 * 1.9, 10 + 1.5 * 1.9))
+    assert interval(0.0, replicas - 11.0, 1.0, 0.0) == [0.0, pytest.approx(0.9)]  # clipped at 0, holds the point
+
+
+def _effect(card, family, price, diff, in_kit=False, kind_=None, home=False, resample=None):
+    comparison = SimpleNamespace(card=card, family=family, price=price, count=1, basis="", in_kit=in_kit,
+                                 kind=frozenset(kind_ or [card]))
+    diff = np.asarray(diff, float)
+    standalone = Estimate(0.0 if home else max(0.0, diff.mean()), np.maximum(0.0, diff[resample].mean(axis=1)))
+    upgrade = standalone if family == "movement" else None
+    return CardEffect(comparison, diff, False, home, standalone, upgrade)
+
+
+def test_rate_values_and_reservation_prices_from_a_kit_worked_by_hand():
+    """A kit of two cards (a zone map, 200 G, +1 day; a smoke bomb, 100 G, +0.5
+    day): the rate is 1.5 days per 300 G, so 1 day = 200 G. A GLONASS (+2 days)
+    is worth 400 G; at today's prices the zone map offers a surplus of 0 (worth
+    its 200 G) and the jetpack (+3 days, 1,000 G) none, so the most a buyer
+    would pay for the GLONASS is its value, within a 300 G budget: 300 G."""
+    resample = np.random.default_rng(1).integers(0, 4, (200, 4))
+    movement = ("zone_map", "glonass", "jetpack")
+    effects = [_effect("zone_map", "movement", 200, [1, 1, 1, 1], True, movement, resample=resample),
+               _effect("smoke_bomb", "escape", 100, [0.4, 0.6, 0.5, 0.5], True, resample=resample),
+               _effect("glonass", "movement", 600, [2, 2, 2, 2], kind_=movement, resample=resample),
+               _effect("jetpack", "movement", 1000, [3, 3, 3, 3], kind_=movement, resample=resample),
+               _effect("medkit", "healing", 100, [-0.2, -0.1, -0.3, -0.2], home=True, resample=resample)]
+    rate, reason = rate_of(effects, 1.0, "days to spare")
+    assert reason is None and rate.point == pytest.approx(1.5 / 300)
+    rows, values = priced_rows(effects, rate, None, 1.0, 300, 50)
+    row = {r["item"]: r for r in rows}
+    assert row["glonass"]["value_g"] == pytest.approx(400) and row["jetpack"]["value_g"] == pytest.approx(600)
+    assert row["zone_map"]["value_g"] + row["smoke_bomb"]["value_g"] == pytest.approx(300)  # the kit: worth its cost
+    assert row["medkit"]["value_g"] == 0 and row["medkit"]["verdict"] == "worth nothing here"
+    assert row["glonass"]["reservation_g"] == pytest.approx(300)  # bounded by the budget
+    assert reservation(effects[2].comparison, values, None).point == pytest.approx(400)
+    # a cheaper GLONASS clone would cap what the buyer pays for the jetpack: 600 - (400 - 100)
+    values["glonass"] = (values["glonass"][0], 100)
+    assert reservation(effects[3].comparison, values, None).point == pytest.approx(300)
+
+
+def test_no_rate_where_money_buys_no_outcome():
+    resample = np.random.default_rng(1).integers(0, 4, (200, 4))
+    noise = [_effect("helmet", "armour", 200, [0.1, -0.1, 0.1, -0.1], True, resample=resample)]
+    rate, reason = rate_of(noise, 1.0, "survival")
+    assert rate is None and "money buys no measurable survival here" in reason
+    rows, _ = priced_rows(noise, None, reason, 1.0, 1000, 50)
+    assert rows[0]["value_g"] is None and rows[0]["verdict"] == "not valued" and rows[0]["reason"] == reason
+    rate, reason = rate_of([], 1.0, "survival")
+    assert rate is None and "holds no card" in reason
+
+
+class _Sum:
+    """A noise-free outcome: each card's worth summed (the same in every batch but
+    one tiny wobble, so the shopper's standard errors are finite)."""
+
+    def __init__(self, worth):
+        self.worth = worth
+
+    def _batches(self, kit, trials):
+        total = sum(self.worth.get(i, 0.0) * n for i, n in kit.cards().items())
+        size = trials // SELECTION_BATCHES
+        return Batches((total + 1e-9 * np.arange(SELECTION_BATCHES)) * size, size)
+
+    def selection(self, kit, trials, which=0):
+        return self._batches(kit, trials)
+
+    def many(self, kits, first, trials, n_batches):
+        return [self._batches(k, trials) for k in kits]
+
+
+def test_the_shopper_buys_the_most_gain_per_g_until_nothing_affordable_gains(content):
+    worth = {"bag_of_nuts": 1.0, "glonass": 3.0, "jetpack": 20.0}  # per G: 0.01, 0.005, 0.008
+    kit = grow(content, _Sum(worth), Loadout(), 700, trials=2000)
+    assert kit.avoidance == ("bag_of_nuts",) and kit.movement == ("glonass",)
+    assert grow(content, _Sum(worth), Loadout(), 2600, trials=2000).movement == ("jetpack",)  # a swap up
+    assert grow(content, _Sum(worth), Loadout(), 50, trials=2000) == Loadout()
+
+
+def test_z11_z18_z20_z21_z24_a_loadouts_one_card_changes(content):
+    """Z-20 one firearm (its modifiers go with it), Z-21 a modifier fits its firearm,
+    Z-24 one armour per slot, Z-11/Z-18 decks and the explosives cap."""
+    kit = Loadout(weapon="ak47", mods=("rebored",), body="leather_jacket", healing=(("stimulator", 1),))
+    assert kit.with_card(content, "vest").body == "vest"
+    assert dict(kit.with_card(content, "stimulator").healing) == {"stimulator": 2}
+    berdanka = kit.with_card(content, "zeroing")
+    assert berdanka.weapon == "berdanka" and berdanka.mods == ("zeroing",)
+    assert kit.without({"ak47"}).weapon is None and kit.without({"ak47"}).mods == ()
+    assert kit.without({"stimulator", "leather_jacket"}) == Loadout(weapon="ak47", mods=("rebored",))
+    full = Loadout(explosives=(("limonka", content.rules["fight"]["max_explosives"]),))
+    assert full.with_card(content, "molotov") is None
+    changes = kit.changes(content, max_count=2)
+    assert all(c.cost(content) != kit.cost(content) or c != kit for c in changes)
+    assert any(c.mods == ("rebored", "laser_sight") for c in changes)
+    assert not any(c.weapon == "ak47" and "zeroing" in c.mods for c in changes)
+    rebuilt = Loadout()
+    for card in kit.card_list():
+        rebuilt = rebuilt.with_card(content, card)
+    assert rebuilt == kit and kit.describe() == "ak47, rebored, leather_jacket, stimulator"
+
+
+@pytest.fixture(scope="module")
+def with_clones(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("clones") / "content"
+    shutil.copytree(DEFAULT_DIR, folder)
+    items = folder / "items.toml"
+    items.write_text(items.read_text().replace(
+        "[armour.vest]", '[armour.vest_b]\nname = "Vest B"\nslot = "body"\ndefence = 2\nprice = 700\n\n[armour.vest]'))
+    return load_content(folder)
+
+
+def test_z20_z24_z25_z27_z28_a_slot_cards_kind_is_its_slot_and_any_other_cards_its_copies(with_clones):
+    content = with_clones
+    assert kind(content, "glonass") == {"zone_map", "glonass", "jetpack"}
+    assert kind(content, "vest_b") == {"leather_jacket", "vest", "vest_b", "exoskeleton"}
+    assert kind(content, "helmet") == {"helmet", "sphere_helmet"}
+    assert kind(content, "ak47") == {"berdanka", "ak47", "kvazar"}
+    assert kind(content, "space_gate") == {"helicopter_call", "space_gate"}  # Z-27, Z-28: one job
+    assert clones(content, "vest") == {"vest", "vest_b"} and kind(content, "limonka") == {"limonka"}
+
+
+def test_comparisons_stand_alone_upgrade_and_a_modifiers_firearm(content):
+    kit = Loadout(movement=("zone_map",), body="vest", healing=(("stimulator", 2),))
+    glonass = loadout_comparison(content, kit, "glonass")
+    assert glonass.without_kit == Loadout(body="vest", healing=(("stimulator", 2),))
+    assert glonass.with_kit.movement == ("glonass",) and glonass.held_kit == kit and not glonass.in_kit
+    zone_map = loadout_comparison(content, kit, "zone_map")
+    assert zone_map.in_kit and zone_map.held_kit is None and zone_map.with_kit == kit
+    stim = loadout_comparison(content, kit, "stimulator")  # one card against none of its copies
+    assert dict(stim.with_kit.healing) == {"stimulator": 1} and stim.without_kit.healing == () and stim.in_kit
+    laser = loadout_comparison(content, kit, "laser_sight")  # Z-21: its firearm is in both kits
+    assert laser.without_kit.weapon == laser.with_kit.weapon == "ak47" and laser.with_kit.mods == ("laser_sight",)
+    assert "in place of no firearm" in laser.basis
