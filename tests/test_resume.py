@@ -215,8 +215,8 @@ def _without_timings(stdout):
 
 
 @pytest.mark.parametrize("args,pieces", [
-    (("value", "-m", "snork", "--weapon", "ak47", "--trials", 6_000_000, "--seed", 3), "kits-*.npz"),
-    (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 40_000, "--seed", 3), "kits-*.npz"),
+    (("value", "-m", "snork", "--weapon", "ak47", "--trials", 4_000_000, "--seed", 3), "kits-*.npz"),
+    (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 20_000, "--seed", 3), "kits-*.npz"),
     pytest.param(("tune", "-m", "snork", "--weapon", "ak47", "--trials", 4_000_000, "--rounds", 3, "--seed", 3),
                  "kits-*.npz", marks=pytest.mark.slow),
     pytest.param(("encounter", "-m", "snork", "--weapon", "ak47", "--trials", 200_000_000, "--chunk", 2_000_000,

@@ -65,7 +65,7 @@ LITERALS = {
         # indices into the tables and strategy tuples (3, 4, 6..9)
         "blocks": {2: 1}, "_shop": {1000: 1}, "_influence_needed": {62: 1}, "_gain_xp": {2: 6, 3: 1},
         "_trap": {6: 2}, "_skill_event": {6: 1}, "_hex_event": {7: 2, 4: 2, 8: 1},
-        "journey_once": {7: 1, 8: 1, 9: 1, 3: 1, 6: 1}, "_begin_trial": {7: 1}, "run_journeys": {6: 1},
+        "journey_once": {7: 1, 8: 1, 9: 1, 3: 1, 6: 1}, "_campaign": {7: 1}, "run_journeys": {6: 1},
     },
     "sim/kernels/fight.py": {
         # two words per monster slot, an "infinite" sentinel (1 << 40), the d6

@@ -612,15 +612,27 @@ DEATH_CAP = 10
 
 
 @njit(cache=True)
-def _begin_trial(view, js, rng, template, tables, vectors, seed_mixed, trial):
-    """Campaign ``trial``: a fresh stalker (``_start``) and its own dice streams, keyed
-    by (seed, trial) (DESIGN "Randomness")."""
+def _block_arrays(template, vectors, n_items, days):
+    """A parallel block's working arrays: the fight view, the journey state ``js`` and the dice streams."""
+    return (template.copy(), np.zeros(state_size(vectors[1].size, n_items, days), np.int64),
+            np.zeros(F.RNG_SIZE, np.uint64))
+
+
+@njit(cache=True)
+def _campaign(view, js, rng, template, params, asks, fns, days, hexes, hop, dist, orders, tables, vectors, at, t,
+              seed_mixed, trial):
+    """Campaign ``trial``: a fresh stalker (``_start``) on its own dice streams, keyed
+    by (seed, trial) (DESIGN "Randomness"); the items used, traffic, deaths by hex
+    and purchases go to the tally ``t`` (sections at ``at``)."""
     _start(view, template, js, tables[7], vectors[0], vectors[1])
     base = trial_base(seed_mixed, trial)
     for stream in range(N_JOURNEY_STREAMS):
         start_stream(rng, stream, base, stream)
     rng[F.TRIAL_BASE] = base
     rng[F.ESCAPE_KEYED] = 1
+    journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors,
+                 t[at[T_USED]:at[T_TRAFFIC]], t[at[T_TRAFFIC]:at[T_DEATHS_AT]], t[at[T_DEATHS_AT]:at[T_PURCHASES]],
+                 t[at[T_PURCHASES]:at[T_END]])
 
 
 @njit(cache=True)
@@ -678,16 +690,12 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
     seed_mixed = mix(np.uint64(seed))
     n_items = at[T_TRAFFIC] - at[T_USED]
     for b in prange(n_blocks):
-        view = template.copy()
-        js = np.zeros(state_size(vectors[1].size, n_items, days), np.int64)
-        rng = np.zeros(F.RNG_SIZE, np.uint64)
+        view, js, rng = _block_arrays(template, vectors, n_items, days)
         t, s = tally_b[b], sums_b[b]
         first = trial_start + b * BLOCK
         for trial in range(first, min(trial_start + n_trials, first + BLOCK)):
-            _begin_trial(view, js, rng, template, tables, vectors, seed_mixed, trial)
-            journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors,
-                         t[at[T_USED]:at[T_TRAFFIC]], t[at[T_TRAFFIC]:at[T_DEATHS_AT]],
-                         t[at[T_DEATHS_AT]:at[T_PURCHASES]], t[at[T_PURCHASES]:at[T_END]])
+            _campaign(view, js, rng, template, params, asks, fns, days, hexes, hop, dist, orders, tables, vectors,
+                      at, t, seed_mixed, trial)
             t[at[T_COUNTS]] += js[ORDERS_DONE] == orders.shape[0]
             t[at[T_COUNTS] + 1] += js[DEATHS] == 0
             for section, day in ((T_DONE_DAY, js[DONE_DAY]), (T_FIRST_DAY, js[FIRST_DAY]),
@@ -723,16 +731,10 @@ def done_days(seed, trial_start, n_trials, days, template, params, asks, fns, he
     seed_mixed = mix(np.uint64(seed))
     n_items = at[T_TRAFFIC] - at[T_USED]
     for b in prange(n_blocks):
-        view = template.copy()
-        js = np.zeros(state_size(vectors[1].size, n_items, days), np.int64)
-        rng = np.zeros(F.RNG_SIZE, np.uint64)
-        scratch = np.zeros(at[T_END] - at[T_USED], np.int64)
-        used, traffic = scratch[:n_items], scratch[n_items:at[T_DEATHS_AT] - at[T_USED]]
-        deaths_at, purchases = scratch[at[T_DEATHS_AT] - at[T_USED]:at[T_PURCHASES] - at[T_USED]], \
-            scratch[at[T_PURCHASES] - at[T_USED]:]
+        view, js, rng = _block_arrays(template, vectors, n_items, days)
+        t = np.zeros(at[T_END], np.int64)  # the campaigns' tallies, not read here
         first = trial_start + b * BLOCK
         for trial in range(first, min(trial_start + n_trials, first + BLOCK)):
-            _begin_trial(view, js, rng, template, tables, vectors, seed_mixed, trial)
-            journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors, used,
-                         traffic, deaths_at, purchases)
+            _campaign(view, js, rng, template, params, asks, fns, days, hexes, hop, dist, orders, tables, vectors,
+                      at, t, seed_mixed, trial)
             out[trial - trial_start] = js[DONE_DAY]

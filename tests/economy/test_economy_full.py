@@ -52,5 +52,5 @@ def test_tune_converges_and_the_tuned_content_values_every_moving_card_fair(tmp_
     for row in again["items"]:
         if row["verdict"] not in ("no use here", "worth nothing here", "not valued"):
             assert row["verdict"] == "fair", row
-    proc = zonesim("validate", "--content", tmp_path / "t" / "content")
+    proc = zonesim("validate", tmp_path / "t" / "content")
     assert proc.returncode == 0, proc.stderr
