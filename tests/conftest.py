@@ -120,3 +120,21 @@ def stalkeriada_content(tmp_path, changes, name="stalkeriada"):
     path.write_text("".join(f"[{table}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in fields.items())
                             + "\n" for table, fields in raw.items()), encoding="utf-8")
     return load_content(folder)
+
+
+CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium (Debian's ``chromium``, ``$CHROMIUM`` to point elsewhere) driven by Playwright."""
+    executable = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    if executable is None:
+        pytest.skip("no chromium on PATH: .ci/run installs Debian's package (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()

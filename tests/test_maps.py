@@ -22,8 +22,7 @@ from sim.content import DEFAULT_DIR, ContentError, load_content
 from sim.content.maps import (
     BASE_BUDGET, JETPACK_STEPS, HexMap, default_map_path, load_map, load_terrain,
 )
-
-RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"  # shared/ sits beside the checkout
+from tests.conftest import RULES_MD
 
 
 @pytest.fixture(scope="module")
@@ -63,9 +62,7 @@ def _map_error(path: Path, *fragments: str, terrain=None) -> str:
 
 
 def test_content_ids_terrain_present():
-    """Every terrain id of RULES.md "Content ids" exists in the shipped terrain.toml."""
-    if not RULES_MD.is_file():
-        pytest.skip(f"{RULES_MD} (the rule catalog) not found beside the checkout")
+    """Every terrain id of the rule catalogue's "Content ids" exists in the shipped terrain.toml."""
     section = RULES_MD.read_text(encoding="utf-8").split("## Content ids", 1)[1]
     line = next(x for x in section.splitlines() if x.startswith("- terrain:"))
     ids = re.findall(r"`(\w+)`", line)

@@ -2,6 +2,7 @@
 whose every figure exists and names its trials, seed and [A] assumptions; a bad
 report.toml exits 2 with one line."""
 
+import html
 import json
 import re
 
@@ -22,6 +23,7 @@ def quick(tmp_path_factory):
 
 def test_report_has_every_section_and_its_figures(quick):
     md = (quick / "report.md").read_text()
+    assert md.index("## What to look at first") < md.index("## Item economy: what every card is worth in G")
     for title in ("Item economy: what every card is worth in G",
                   "Item economy in fights: what every card is worth against the monsters the campaigns meet",
                   "Fights: survival by monster and loadout tier",
@@ -29,14 +31,69 @@ def test_report_has_every_section_and_its_figures(quick):
                   "Loadouts: what each budget buys", "Tactical skirmishes", "Price tuning in one fight (a narrow view)",
                   "Journeys on the default map", "Stalkeriada matchups"):
         assert f"## {title}" in md
-    images = re.findall(r"!\[(.*?)\]\((.*?)\)", md)
+    images = re.findall(r"!\[(.*?)\]\((.*?)\)\n\n\*(.*?)\*\n", md)
     assert len(images) >= 6
-    for caption, path in images:
+    for _, path, caption in images:
         assert (quick / path).is_file(), path
         assert "seed 1" in caption and re.search(r"[\d,]+ (paired )?\w+", caption), caption
         assert "[A]" in caption, caption
-    html = (quick / "report.html").read_text()
-    assert html.count("<img") == len(images) and "<table>" in html
+
+
+def _visible_text(page):
+    """The text a reader sees: tags, scripts, styles and code left out."""
+    page = re.sub(r"<(script|style|code)\b.*?</\1>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def test_the_html_page_is_rendered_self_contained_and_captions_once(quick):
+    """No raw Markdown outside code; every chart embedded (the page travels alone); each
+    caption once; a table of contents; numbers aligned right; wide tables scroll in a box."""
+    page = (quick / "report.html").read_text()
+    text = _visible_text(page)
+    for marker in ("**", "](", "|---", "`", "<sub>"):
+        assert marker not in text, marker
+    assert not re.search(r"(^|\s)\*[A-Za-z][^*]*\*(\s|$)", text) and not re.search(r"(?m)^#+ ", text)
+    sources = re.findall(r'<img src="([^"]+)"', page)
+    assert len(sources) >= 6 and all(s.startswith("data:image/png;base64,") for s in sources)
+    md = (quick / "report.md").read_text()
+    for caption in re.findall(r"!\[.*?\]\(.*?\)\n\n\*(.*?)\*\n", md):
+        assert page.count(html.escape(caption, quote=False)) == 1, caption
+    assert '<nav class="toc">' in page and 'href="#what-to-look-at-first"' in page
+    assert 'style="text-align:right"' in page and page.count('<div class="scroll"><table>') >= 10
+    assert "<script>" in page and "sort by this column" in page
+
+
+def test_findings_json_holds_the_ranked_findings_of_the_first_section(quick):
+    findings = json.loads((quick / "findings.json").read_text())
+    assert findings and all(set(f) >= {"kind", "subject", "metric", "value", "ci95", "context", "section"}
+                            for f in findings)
+    for kind in {f["kind"] for f in findings}:  # largest first within each kind; the kinds take turns
+        sizes = [f["size"] for f in findings if f["kind"] == kind]
+        assert sizes == sorted(sizes, reverse=True), kind
+    firsts = [f["kind"] for f in findings[:len({f["kind"] for f in findings})]]
+    assert len(set(firsts)) == len(firsts)
+    md = (quick / "report.md").read_text()
+    first = md.split("## What to look at first", 1)[1].split("\n## ", 1)[0]
+    assert first.count("[evidence](#") == len(findings) and "<details><summary>" in first
+    kinds = {f["kind"] for f in findings}
+    assert {"over_priced", "under_priced", "worth_nothing", "deadly_monster"} <= kinds, kinds  # none of no use everywhere
+    titles = {line[3:].strip() for line in md.splitlines() if line.startswith("## ")}
+    assert {f["section"] for f in findings} <= titles
+
+
+@pytest.mark.browser
+def test_the_page_shows_every_chart_with_the_png_files_gone(quick, browser, tmp_path):
+    """A designer mails report.html alone: in a real browser, from a folder with no
+    charts/, every image still has a width, and the first section is the findings."""
+    alone = tmp_path / "mailed"
+    alone.mkdir()
+    (alone / "report.html").write_text((quick / "report.html").read_text())
+    page = browser.new_page()
+    page.goto((alone / "report.html").as_uri())
+    widths = page.eval_on_selector_all("img", "images => images.map(i => i.naturalWidth)")
+    assert len(widths) >= 6 and all(w > 0 for w in widths), widths
+    assert page.locator("h2").first.inner_text().startswith("What to look at first")
+    page.close()
 
 
 def test_report_tables_and_manifest(quick):

@@ -54,7 +54,7 @@ def report(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from sim.report.study import STEP_KERNELS, STEPS, load_study, run_study, write_report
+    from sim.report.study import STEP_KERNELS, STEPS, first_look, load_study, run_study, write_report
     from sim.run.chunks import checkpoints
     from sim.run.distributed import cluster
     from sim.run.results import manifest, write_json
@@ -93,7 +93,9 @@ def report(
                         f"{'quick' if quick else 'full'} trial counts of report.toml; {elapsed:.0f} s on "
                         f"{_cores()} cores. Numbers come with 95% intervals; figures name the assumed [A] "
                         "values they rest on (`zonesim validate` lists them all).")}
-    md, html = write_report(out, sections, header)
+    look, findings = first_look(sections, study)
+    md, html = write_report(out, [look, *sections], header)
+    write_json(out / "findings.json", [f.to_json() for f in findings])
     write_json(out / "manifest.json", manifest(
         ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest, quick=quick,
         seed=study.settings["seed"], trials=study.trials, elapsed_s=elapsed,

@@ -7,7 +7,6 @@ rests on. The study's settings are ``report.toml`` of the content folder."""
 
 from __future__ import annotations
 
-import html
 import math
 import time
 from dataclasses import dataclass, field, replace
@@ -18,6 +17,8 @@ import polars as pl
 
 from sim.content.load import Content, ContentError, _read
 from sim.content.loadout import Loadout
+from sim.report.findings import (journey_finding, matchup_findings, monster_findings, no_winner_finding,
+                                 price_findings, seat_findings)
 from sim.run.results import atomic_write, write_parquet
 
 REPORT_FILE = "report.toml"
@@ -31,6 +32,8 @@ class Section:
     title: str
     blocks: list = field(default_factory=list)
     elapsed_s: float = 0.0
+    findings: list = field(default_factory=list)  # ``sim.report.findings.Finding``s its numbers show
+    idle: dict = field(default_factory=dict)  # context -> the cards of no use there
 
     def text(self, s):
         self.blocks.append(("p", s))
@@ -50,6 +53,7 @@ class Study:
     trials: dict
     tiers: dict
     quick: bool = False
+    findings: dict = field(default_factory=dict)  # [findings]: the thresholds of sim.report.findings
     client: object = field(default=None, repr=False, compare=False)
     """A Dask client (``--workers``/``--scheduler``) the steps run their chunks on; None: this machine."""
 
@@ -74,7 +78,23 @@ def load_study(content: Content, quick: bool) -> Study:
         for m in study.get(key, []):
             if m not in content.monsters:
                 raise ContentError(f"{path}: study.{key}: unknown monster '{m}'; use one of: {', '.join(content.monsters)}")
-    return Study(study, {k: v[1 if quick else 0] for k, v in trials.items()}, parsed, quick)
+    return Study(study, {k: v[1 if quick else 0] for k, v in trials.items()}, parsed, quick,
+                 findings=_thresholds(path, raw.get("findings")))
+
+
+def _thresholds(path, table) -> dict:
+    """``[findings]`` of report.toml: every threshold of ``sim.report.findings.FINDINGS_KEYS``."""
+    from sim.report.findings import FINDINGS_KEYS
+
+    if not isinstance(table, dict):
+        raise ContentError(f"{path}: [findings]: missing section; copy it from the default {REPORT_FILE}")
+    out = {}
+    for key, (kind, low) in FINDINGS_KEYS.items():
+        value = table.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= low:
+            raise ContentError(f"{path}: findings.{key}: expected a number above {low:g}, got {value!r}")
+        out[key] = float(value)
+    return out
 
 
 def _tier(content, path, name, spec):
@@ -125,6 +145,8 @@ def fights_step(content, study, out):
     s.table(pl.DataFrame({"tier": list(study.tiers), "loadout": [describe(l) for l in study.tiers.values()],
                           "price (G)": [l.cost(content) for l in study.tiers.values()]}), "The tiers")
     s.image("charts/fights_heatmap.png", provenance)
+    s.findings += monster_findings(rows, study.findings["kill_share"], f"one fight to the end, {n:,} fights, seed "
+                                   f"{seed}, {strategy.name}", s.title)
     return s
 
 
@@ -202,7 +224,16 @@ def economy_step(content, study, out):
     value_section(s, result, out, "economy", "Value of every card in G beside its price (journey campaigns)",
                   "the event tables, monster groups and orders (journey.toml), the bestiary (monsters.toml), "
                   "item numbers and prices (items.toml)")
+    ctx = result.context
+    s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns of "
+                                 f"economy.toml, {ctx.trials:,} campaigns a kit, seed {ctx.seed}", s.title)
+    s.idle["the journey campaigns"] = _idle(result)
     return s
+
+
+def _idle(result) -> list:
+    """The cards of no use anywhere in ``result``."""
+    return [r["item"] for r in result.items if r["verdict"] == "no use here"]
 
 
 def economy_fights_step(content, study, out):
@@ -226,6 +257,7 @@ def economy_fights_step(content, study, out):
     value_section(s, result, out, "economy_fights", "Value of every card in G in fights against the campaigns' "
                   "monsters, beside its price", "the event tables and monster groups (journey.toml), the bestiary "
                   "(monsters.toml), item numbers and prices (items.toml)")
+    s.idle["fights against the campaigns' monsters"] = _idle(result)
     return s
 
 
@@ -253,6 +285,7 @@ def values_step(content, study, out):
            f"{' + '.join(monsters)}, {n:,} paired fights per kit.")
     value_section(s, result, out, "values", "Value of every card in G in one fight, beside its price",
                   "prices (items.toml), the bestiary, weapon and armour numbers")
+    s.idle[f"one fight against {' + '.join(monsters)}"] = _idle(result)
     pairs = synergies(content, base, FightMeasure(content, tuple(monsters), strategies.get(strategy)),
                       synergy_pairs(content, base), trials=n, seed=seed)
     write_parquet(out / "synergy.parquet", pairs)
@@ -341,6 +374,7 @@ def skirmish_step(content, study, out):
                                    strategies=(best.name,), trials=vn))
     table = _with_bounds(values.table())
     write_parquet(out / "skirmish_values.parquet", table)
+    s.idle[f"a skirmish against {' + '.join(monsters)}"] = _idle(values)
     s.text(f"One stalker ({describe(base)}) against {' + '.join(monsters)} on the built-in 15x15 arena, "
            f"{n:,} skirmishes per strategy, seed {seed} (rules A-01..A-07, M-01..M-08).")
     s.table(frame, "Survival by strategy, with 95% Wilson intervals")
@@ -414,6 +448,10 @@ def journeys_step(content, study, out):
            f"({strat.name} strategy).")
     s.table(frame, "Completion and survival, with 95% Wilson intervals")
     s.image("charts/journey_deaths.png", provenance)
+    low, high = result.ci95["p_complete"]
+    s.findings += journey_finding(result.probabilities["p_complete"], low, high, study.findings["finish_below"],
+                                  study.settings["journey_tier"], f"{n:,} campaigns of {days} days, seed {seed}, "
+                                  f"{strat.name}, {describe(loadout)}", s.title)
     return s
 
 
@@ -443,8 +481,15 @@ def stalkeriada_step(content, study, out):
         wins.select("strategy", "win_rate", "ci_low", "ci_high"), on="strategy", how="left"),
         f"The full table: finished first (win rate), mean place (S-05: by finishing order, then by money at the cap) "
         f"and the share placed last · {table.games:,} games, seed {seed}")
+    full_table = f"the full table ({', '.join(names)}), {table.games:,} games, every seat order, seed {seed}"
+    s.findings += no_winner_finding(none["win_rate"], none["ci_low"], none["ci_high"], length["mean"],
+                                    study.findings["no_winner_above"], full_table, s.title)
+    s.findings += seat_findings(table.seat_advantage().to_dicts(), none["win_rate"], study.findings["seat_gap"],
+                                full_table, s.title)
     rr = round_robin(content, names, 2, games=n, seed=seed, client=study.client)
     write_parquet(out / "stalkeriada_matrix.parquet", rr.table)
+    s.findings += matchup_findings(names, rr.rate, rr.low, rr.high, study.findings["never_wins_below"],
+                                   f"pairs, {n:,} games per pair and seat order, seed {seed}", s.title)
     sc = load_stalkeriada(content)
     provenance = (f"{n:,} games per pair and seat order, seed {seed} · assumed [A]: "
                   + ", ".join(a.split(": ", 1)[1] for a in sc.assumed))
@@ -514,6 +559,8 @@ G_COLUMNS = ("price", "fair", "value_g", "value_low", "value_high", "upgrade_g",
 
 def _fmt(v, column=""):
     """A cell: amounts in G (columns named for prices, values in G, costs) as whole G, other floats to 4 digits."""
+    if isinstance(v, int) and not isinstance(v, bool) and any(k in column for k in G_COLUMNS):
+        return f"{v:,}"
     if isinstance(v, float):
         if math.isnan(v):
             return ""
@@ -525,42 +572,67 @@ def _fmt(v, column=""):
 
 
 def _markdown_table(frame):
-    head = "| " + " | ".join(frame.columns) + " |\n|" + "---|" * len(frame.columns) + "\n"
-    return head + "".join("| " + " | ".join(_fmt(v, c) for v, c in zip(row, frame.columns)) + " |\n"
-                          for row in frame.iter_rows())
+    """A Markdown table; numeric columns aligned right."""
+    numeric = [dtype.is_numeric() for dtype in frame.dtypes]
+    head = ("| " + " | ".join(frame.columns) + " |\n|" + "".join("---:|" if n else "---|" for n in numeric) + "\n")
+    return head + "".join("| " + " | ".join(_fmt(v, c).replace("|", "\\|") for v, c in zip(row, frame.columns))
+                          + " |\n" for row in frame.iter_rows())
+
+
+SHOWN = 12
+"""Findings listed open in the first section; the rest are folded under them."""
+
+
+def first_look(sections, study) -> tuple[Section, list]:
+    """"What to look at first": every step's findings and the cards of no use in
+    every context, ranked (``sim.report.findings``), each linked to its section."""
+    from sim.report.findings import no_use_finding, rank
+    from sim.report.html import slug
+
+    idle = {context: cards for s in sections for context, cards in s.idle.items()}
+    home = next((s.title for s in sections if s.idle), "")
+    found = rank([f for s in sections for f in s.findings] + no_use_finding(idle, home))
+    s = Section("What to look at first")
+    t = study.findings
+    s.text(f"The findings of this report, largest first, each from the numbers of the section it links to: cards "
+           f"priced more than {t['price_factor']:g} times their value (or under 1/{t['price_factor']:g} of it), "
+           f"cards of no use in any context, monsters that kill more than {t['kill_share']:.0%} of a tier's "
+           f"stalkers, journey tiers that finish under {t['finish_below']:.0%} of the time, Stalkeriada games "
+           f"without a winner above {t['no_winner_above']:.0%}, seat bias beyond {t['seat_gap']:.0%} and "
+           f"strategies that win every matchup or almost none ({REPORT_FILE} `[findings]`). Within a kind they "
+           "rank by how far past its threshold each lies; the kinds take turns, the largest first. Brackets are "
+           "95% intervals; `findings.json` holds the same list.")
+    lines = [f"{k}. {f.sentence} ({f.context}; [evidence](#{slug(f.section)}))" for k, f in enumerate(found, 1)]
+    if not found:
+        s.text("Nothing crosses a threshold.")
+    s.text("\n".join(lines[:SHOWN]))
+    if lines[SHOWN:]:  # folded away but readable with scripts off; all of them are in findings.json
+        s.text(f"<details><summary>{len(lines) - SHOWN} more findings</summary>\n\n" + "\n".join(lines[SHOWN:])
+               + "\n\n</details>")
+    s.findings = found
+    return s, found
 
 
 def write_report(out: Path, sections, header: dict) -> tuple[Path, Path]:
-    """``report.md`` and ``report.html`` from the sections."""
+    """``report.md`` and, rendered from it, the self-contained ``report.html``
+    (``sim.report.html``); each caption appears once, under its chart or above its table."""
+    from sim.report.html import render
+
     md = [f"# {header['title']}\n", f"{header['intro']}\n"]
-    body = [f"<h1>{html.escape(header['title'])}</h1>", f"<p>{html.escape(header['intro'])}</p>"]
     for s in sections:
         md.append(f"## {s.title}\n")
-        body.append(f"<h2>{html.escape(s.title)}</h2>")
         for block in s.blocks:
             if block[0] == "p":
                 md.append(block[1] + "\n")
-                body.append(f"<p>{html.escape(block[1])}</p>")
             elif block[0] == "table":
                 _, frame, caption = block
                 md.append((f"*{caption}*\n\n" if caption else "") + _markdown_table(frame))
-                cells = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v, c))}</td>"
-                                                 for v, c in zip(row, frame.columns)) + "</tr>"
-                                for row in frame.iter_rows())
-                heads = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
-                body.append(f"<table><caption>{html.escape(caption)}</caption><tr>{heads}</tr>{cells}</table>")
             else:
                 _, path, caption = block
-                md.append(f"![{caption}]({path})\n\n*{caption}*\n")
-                body.append(f'<figure><img src="{path}" alt="{html.escape(caption)}">'
-                            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+                md.append(f"![chart: {Path(path).stem.replace('_', ' ')}]({path})\n\n*{caption}*\n")
         md.append(f"<sub>{s.elapsed_s:.1f} s</sub>\n")
-    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;line-height:1.45}"
-             "table{border-collapse:collapse;margin:1em 0;font-size:13px}td,th{border:1px solid #ccc;"
-             "padding:3px 7px;text-align:right}caption{font-style:italic;text-align:left}"
-             "img{max-width:100%}figcaption{font-size:12px;color:#555}")
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(header['title'])}</title>"
-            f"<style>{style}</style></head><body>{''.join(body)}</body></html>")
-    md_path = atomic_write(out / "report.md", lambda p: p.write_text("\n".join(md), encoding="utf-8"))
+    text = "\n".join(md)
+    md_path = atomic_write(out / "report.md", lambda p: p.write_text(text, encoding="utf-8"))
+    page = render(text, out, header["title"])
     html_path = atomic_write(out / "report.html", lambda p: p.write_text(page, encoding="utf-8"))
     return md_path, html_path

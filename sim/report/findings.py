@@ -1,0 +1,174 @@
+"""What to look at first: the report's findings, ranked, from the numbers its
+steps already measured (no new simulation).
+
+Each step hands its section the findings its numbers show (``Finding``); the
+thresholds are ``[findings]`` of ``report.toml``. A finding is one sentence
+with its number, its 95% interval and its context, and a link to the section
+with the evidence. Its ``size`` says how far past its threshold it lies, as a
+factor (a card priced 5 times its value against a threshold of 2: 2.5; a
+monster that kills 80% of a tier against a threshold of 50%: 1.6); findings
+rank by it within their kind, and the kinds take turns (``rank``)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+FINDINGS_KEYS = {"price_factor": (float, 1.0), "kill_share": (float, 0.0), "finish_below": (float, 0.0),
+                 "no_winner_above": (float, 0.0), "seat_gap": (float, 0.0), "never_wins_below": (float, 0.0)}
+"""``[findings]`` of report.toml: each threshold and the least it may be."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding: ``kind`` (over_priced, under_priced, worth_nothing, no_use,
+    deadly_monster, journey_finish, no_winner, seat_bias, matchup), what it is about, the number and its 95%
+    interval, the context it was measured in, the section with the evidence,
+    the sentence the report prints, and its ``size`` (past its threshold, as a factor)."""
+
+    kind: str
+    subject: str
+    metric: str
+    value: float
+    ci95: tuple
+    context: str
+    section: str
+    sentence: str
+    size: float
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["ci95"] = [None if v is None or (isinstance(v, float) and math.isnan(v)) else v for v in self.ci95]
+        return out
+
+
+def _g(v):
+    return f"{v:,.0f} G"
+
+
+def _pct(v):
+    return f"{100 * v:.0f}%"
+
+
+def price_findings(items, factor, context, section) -> list:
+    """Cards whose price lies outside their value interval by more than ``factor``,
+    either way; the cards worth under 1 G (the whole interval) in one finding."""
+    out, nothing = [], []
+    for row in items:
+        if row["value_g"] is None or row["verdict"] not in ("over-priced", "under-priced"):
+            continue
+        low, high = row["value_g_ci95"]
+        price = row["price"]
+        if high < 1.0:
+            nothing.append(row)
+            continue
+        over, under = price / high, low / price
+        if over > factor:
+            kind, size, how = "over_priced", over, f"{over:,.1f} times its value"
+        elif under > factor:
+            kind, size, how = "under_priced", under, f"{1 / under:.2f} of its value"
+        else:
+            continue
+        out.append(Finding(kind, row["item"], "value_g", row["value_g"], (low, high), context, section,
+                           f"**{row['item']}** costs {_g(price)} and is worth {_g(row['value_g'])} "
+                           f"[{_g(low)}, {_g(high)}]: it sells at {how}.", size / factor))
+    if nothing:
+        nothing.sort(key=lambda r: -r["price"])
+        names = ", ".join(f"{r['item']} ({_g(r['price'])})" for r in nothing)
+        out.append(Finding("worth_nothing", ", ".join(r["item"] for r in nothing), "value_g", 0.0,
+                           (0.0, max(r["value_g_ci95"][1] for r in nothing)), context, section,
+                           f"{len(nothing)} card{'s' * (len(nothing) > 1)} worth under 1 G here, yet priced: "
+                           f"**{names}**.", nothing[0]["price"] / factor))
+    return out
+
+
+def no_use_finding(cards_by_context: dict, section: str) -> list:
+    """Cards of no use in every context the report values them in."""
+    contexts = list(cards_by_context)
+    if not contexts:
+        return []
+    idle = set.intersection(*(set(v) for v in cards_by_context.values()))
+    return [Finding("no_use", card, "verdict", 0.0, (0.0, 0.0), "; ".join(contexts), section,
+                    f"**{card}** changes nothing in any context the report values cards in ({'; '.join(contexts)}).",
+                    1.0) for card in sorted(idle)]
+
+
+def monster_findings(rows, kill_share, context, section) -> list:
+    """Monsters that kill more than ``kill_share`` of a tier's stalkers (``rows``: monster, tier,
+    p_survive, ci_low, ci_high)."""
+    out = []
+    for r in rows:
+        death, low, high = 1 - r["p_survive"], 1 - r["ci_high"], 1 - r["ci_low"]
+        if death > kill_share:
+            out.append(Finding("deadly_monster", f"{r['monster']} vs {r['tier']}", "p_death", death, (low, high),
+                               context, section, f"A **{r['monster']}** kills {_pct(death)} [{_pct(low)}, "
+                               f"{_pct(high)}] of **{r['tier']}** stalkers in a fight to the end.",
+                               death / kill_share))
+    return out
+
+
+def journey_finding(p, low, high, finish_below, tier, context, section) -> list:
+    """A journey tier that finishes every order less often than ``finish_below``."""
+    if p >= finish_below:
+        return []
+    return [Finding("journey_finish", tier, "p_complete", p, (low, high), context, section,
+                    f"Only {_pct(p)} [{_pct(low)}, {_pct(high)}] of **{tier}** stalkers finish every order.",
+                    finish_below / max(p, 0.01))]
+
+
+def no_winner_finding(share, low, high, mean_rounds, above, context, section) -> list:
+    """Stalkeriada games without a winner when more than ``above`` of them end that way."""
+    if share <= above:
+        return []
+    return [Finding("no_winner", "Stalkeriada", "p_no_winner", share, (low, high), context, section,
+                    f"**{_pct(share)}** [{_pct(low)}, {_pct(high)}] of Stalkeriada games end with no winner; "
+                    f"games last {mean_rounds:,.0f} rounds on average.", share / above)]
+
+
+def seat_findings(rows, no_winner, gap, context, section) -> list:
+    """Seats whose share of wins is off the fair share (the games with a winner over the seats) by more
+    than ``gap``, beyond noise (``rows``: seat, win_rate, ci_low, ci_high)."""
+    fair = (1 - no_winner) / max(len(rows), 1)
+    out = []
+    for r in rows:
+        off = r["win_rate"] - fair
+        if abs(off) > gap and not r["ci_low"] <= fair <= r["ci_high"]:
+            out.append(Finding("seat_bias", f"seat {r['seat']}", "win_rate", r["win_rate"], (r["ci_low"], r["ci_high"]),
+                               context, section, f"Whoever sits in **seat {r['seat']}** wins {_pct(r['win_rate'])} "
+                               f"[{_pct(r['ci_low'])}, {_pct(r['ci_high'])}] of the games, against a fair "
+                               f"{_pct(fair)}.", abs(off) / gap))
+    return out
+
+
+def matchup_findings(names, rate, low, high, never_below, context, section) -> list:
+    """A strategy that beats every other beyond noise, or one that wins less than ``never_below``
+    against every other (``rate[i][j]``: row i's win rate against column j)."""
+    out = []
+    for i, name in enumerate(names):
+        others = [j for j in range(len(names)) if j != i]
+        if others and all(low[i][j] > 0.5 for j in others):
+            worst = min(others, key=lambda j: low[i][j])
+            out.append(Finding("matchup", name, "win_rate", rate[i][worst], (low[i][worst], high[i][worst]), context,
+                               section, f"**{name}** beats every other strategy head to head; its closest matchup, "
+                                        f"against {names[worst]}, it wins {_pct(rate[i][worst])} "
+                                        f"[{_pct(low[i][worst])}, {_pct(high[i][worst])}].",
+                               low[i][worst] / 0.5))
+        if others and all(high[i][j] < never_below for j in others):
+            best = max(others, key=lambda j: rate[i][j])
+            out.append(Finding("matchup", name, "win_rate", rate[i][best], (low[i][best], high[i][best]), context,
+                               section, f"**{name}** (almost) never wins: at best {_pct(rate[i][best])} "
+                                        f"[{_pct(low[i][best])}, {_pct(high[i][best])}] of its games, against "
+                                        f"{names[best]}.", never_below / max(high[i][best], 1e-3)))
+    return out
+
+
+def rank(findings) -> list:
+    """The largest finding (``Finding.size``) of each kind first, the kinds in the
+    order of their largest; then the second of each kind; and so on. Sizes of one
+    kind compare well; across kinds a price factor of 50 is not 30 times a monster
+    that kills every stalker, so no kind crowds the others out of the top."""
+    by_kind = {}
+    for f in sorted(findings, key=lambda f: (-f.size, f.kind, f.subject)):
+        by_kind.setdefault(f.kind, []).append(f)
+    return [f for depth in range(max(map(len, by_kind.values()), default=0))
+            for f in (kind[depth] for kind in by_kind.values() if depth < len(kind))]
