@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import polars as pl
@@ -168,8 +168,6 @@ def measure_kit(comparisons, outcome, *, trials, selection, batches, resample) -
 
 
 def _unfielded(comparison, error):
-    from dataclasses import replace
-
     return replace(comparison, reason=f"cannot be fielded here: {error}")
 
 
