@@ -71,8 +71,11 @@ def build_context(game, *, quick, seed, view, mode, monster, strategy, opponents
         raise UsageProblem(f"--budget: {min(budget)}; give a budget of at least 1 G")
     if trials is not None:
         check_trials("--trials", trials, MODE_SPEEDS[mode] / (days if mode == "journey" else 1))
-    if selection is not None and selection < 2 * 20:
-        raise UsageProblem(f"--selection: {selection}; give at least 40 (20 paired batches of 2)")
+    from sim.economy.outcome import SELECTION_BATCHES
+
+    if selection is not None and selection < 2 * SELECTION_BATCHES:
+        raise UsageProblem(f"--selection: {selection}; give at least {2 * SELECTION_BATCHES} ({SELECTION_BATCHES} "
+                           "paired batches of 2)")
     rivals = check_valued_strategies(strategy, mode, opponents)
     given = _given_loadout(game, loadout, mode)
 

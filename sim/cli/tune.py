@@ -117,10 +117,11 @@ def _write(out, game, ctx, result, summary):
     from sim.report.charts import tune_chart
     from sim.run.results import atomic_write, manifest, write_json, write_parquet
 
+    history = result.history_frame()
     write_parquet(out / "tune.parquet", result.table())
-    write_parquet(out / "tune_rounds.parquet", result.history_frame())
+    write_parquet(out / "tune_rounds.parquet", history)
     atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(
-        result.history_frame(), "Card prices across tuning rounds (toward their value in G)",
+        history, "Card prices across tuning rounds (toward their value in G)",
         result.values.caption(), p))
     ctx.write_prices(out / "content", result.prices, result.kits)
     write_json(out / "manifest.json", manifest(

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
 from sim.content.load import DEFAULT_DIR, Content, ContentError
 from sim.content.loadout import Loadout
+from sim.economy.outcome import SELECTION_BATCHES
 
 ECONOMY_FILE = "economy.toml"
 MODES = ("journey",)
@@ -53,7 +55,7 @@ class EconomyContext:
     price_step: int
     source: str
     views: tuple = ()
-    kits: tuple = ()  # ((budget, (card, ...)), ...): pinned kits
+    kits: tuple = ()  # ((budget, Loadout), ...): the kits [kits] pins
 
     def view(self, name: str) -> SubView:
         """The sub-view ``name`` of ``[views]``, or a one-line error naming the file."""
@@ -156,8 +158,7 @@ def _pinned(path, content, table, budgets, character) -> tuple:
                                "for a listed budget")
         if not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
             raise ContentError(f"{where}: expected a list of card ids, e.g. [\"glonass\", \"stimulator\"]")
-        build_kit(content, cards, character, where)  # a kit may cost more than its budget: the tables say so
-        out.append((int(key), tuple(cards)))
+        out.append((int(key), build_kit(content, cards, character, where)))  # over its budget: the tables say so
     return tuple(sorted(out))
 
 
@@ -269,12 +270,18 @@ class Context:
 
 @dataclass
 class KitTiers:
-    """Budget tiers a shopper buys for (``budgets``), or given kits (``pinned``: ``{label: kit}``)."""
+    """Budget tiers a shopper buys for (``budgets``; ``pinned_budgets``: those whose kit
+    economy.toml gives), and given kits (``pinned``: ``((label, kit), ...)``)."""
 
     budgets: tuple = ()
     pinned: tuple = ()  # ((label, kit), ...)
     character: str = "novice"
     pinned_budgets: dict = field(default_factory=dict)  # budget -> kit given in economy.toml
+
+
+def budget_label(budget: int) -> str:
+    """A budget tier's label: ``2,500 G``."""
+    return f"{budget:,} G"
 
 
 def _tier_specs(ctx, tiers: KitTiers, outcomes_for) -> list:
@@ -290,7 +297,7 @@ def _tier_specs(ctx, tiers: KitTiers, outcomes_for) -> list:
         else:
             choose = (lambda o=outcomes, b=budget: choose_kit(ctx.content, o, start, b, trials=ctx.selection,
                                                               max_count=ctx.max_count))
-        specs.append(TierSpec(f"{budget:,} G", budget, outcomes, choose))
+        specs.append(TierSpec(budget_label(budget), budget, outcomes, choose))
     for label, kit in tiers.pinned:
         outcomes = outcomes_for()
         specs.append(TierSpec(label, None, outcomes, lambda o=outcomes, k=kit: pinned_kit(o, k, ctx.selection)))
@@ -336,8 +343,8 @@ class CampaignContext(Context):
 
             path = copy / ECONOMY_FILE
             text = path.read_text(encoding="utf-8") if path.is_file() else (DEFAULT_DIR / ECONOMY_FILE).read_text()
-            lines = [f'"{spec.budget}" = {kits[spec.label].kit.card_list()!r}'.replace("'", '"')
-                     for spec in self.tiers() if spec.budget is not None and spec.label in kits]
+            lines = [f'"{b}" = {kits[budget_label(b)].kit.card_list()!r}'.replace("'", '"')
+                     for b in self.tier_plan.budgets if budget_label(b) in kits]
             path.write_text(set_table(text, "kits", lines), encoding="utf-8")
         return copy
 
@@ -416,13 +423,15 @@ class TableContext(Context):
         return (f"planners {', '.join(p.name for p in self.planners)}, each with the shop items it buys, at a table "
                 f"with {', '.join(o.name for o in self.opponents)} (every seat order)")
 
+    @cached_property
     def shop(self) -> dict:
+        """The shop's prices (S-04), read once per context."""
         from sim.content.stalkeriada import load_stalkeriada
 
         return dict(load_stalkeriada(self.content).settings["shop"])
 
     def price(self, card):
-        return self.shop()[card]
+        return self.shop[card]
 
     def cards(self, items=None):
         from sim.economy.kits import SHOP_ITEMS
@@ -432,10 +441,10 @@ class TableContext(Context):
     def compare(self, kit, cards):
         from sim.economy.kits import shop_comparisons
 
-        return shop_comparisons(self.shop(), kit, cards)
+        return shop_comparisons(self.shop, kit, cards)
 
     def kit_cost(self, kit):
-        return kit.cost(self.shop())
+        return kit.cost(self.shop)
 
     def kit_cards(self, kit):
         return [i for i, n in kit.items if n]
@@ -473,9 +482,7 @@ class TableContext(Context):
 
 def declared(content: Content, settings: EconomyContext, *, view=None, client=None, store=None) -> Context:
     """The declared context of ``economy.toml`` (``settings``), or its sub-view ``view``."""
-    tiers = KitTiers(settings.budgets, (), settings.character,
-                     {b: build_kit(content, cards, settings.character, f"{settings.source}: kits.{b}")
-                      for b, cards in settings.kits})
+    tiers = KitTiers(settings.budgets, (), settings.character, dict(settings.kits))
     campaign = CampaignContext(
         content, "journey", "days to spare", f"days to spare finishing every order in {settings.days} days",
         settings.seed, settings.valuation_trials, settings.selection_trials, settings.batches, settings.bootstrap,
@@ -521,7 +528,7 @@ def scenario(content: Content, settings: EconomyContext, *, mode="fight", monste
     if trials < 2 * batches:
         raise ContentError(f"--trials: {trials}; give at least {2 * batches} for {batches} paired batches")
     trials -= trials % batches
-    selection = max(2 * 20, trials // 10) if selection is None else selection
+    selection = max(2 * SELECTION_BATCHES, trials // 10) if selection is None else selection
     common = dict(seed=seed, trials=trials, selection=selection, batches=batches, bootstrap=settings.bootstrap,
                   price_step=settings.price_step, max_count=settings.max_count, client=client, store=store)
     if mode == "stalkeriada":

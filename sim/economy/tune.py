@@ -89,9 +89,10 @@ class TuneResult:
     def to_json(self) -> dict:
         """The JSON of ``zonesim tune --json`` (docs: JSON contracts)."""
         rows = {row["item"]: row for row in self.values.items}
+        values = self.values.to_json()["context"]
         return {"converged": self.converged, "rounds": len(self.history) - 1,
                 "context": self.context.describe(), "elapsed_s": self.elapsed_s,
-                "tiers": self.values.to_json()["context"]["tiers"], "rate": self.values.to_json()["context"]["rate"],
+                "tiers": values["tiers"], "rate": values["rate"],
                 "kit_check": json_safe(self.kit_check),
                 "prices": [{"item": i, "old_price": self.start[i], "new_price": self.prices[i],
                             "value_g": rows[i]["value_g"], "fair_price_ci95": rows[i]["value_g_ci95"],

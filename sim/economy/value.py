@@ -241,6 +241,11 @@ def _row(e: CardEffect, reason) -> dict:
     return row
 
 
+def in_g(name, estimate, expand) -> dict:
+    """``{name: point, name_ci95: interval}`` of an amount in G (never below 0)."""
+    return {name: estimate.point, f"{name}_ci95": interval(estimate.point, estimate.replicas, expand, 0.0)}
+
+
 def priced_rows(effects, rate, reason, expand, budget, step) -> tuple[list, dict]:
     """Per card its row (value, upgrade and reservation price in G, verdict) at
     ``rate``, and ``{card: (value Estimate, price)}`` of the valued ones."""
@@ -252,17 +257,15 @@ def priced_rows(effects, rate, reason, expand, budget, step) -> tuple[list, dict
             per = rate.scaled(c.count)
             value = e.standalone / per
             values[c.card] = (value, c.price)
-            row.update(value_g=value.point, value_g_ci95=interval(value.point, value.replicas, expand, 0.0))
+            row.update(in_g("value_g", value, expand))
             if e.upgrade is not None:
-                up = e.upgrade / per
-                row.update(upgrade_g=up.point, upgrade_g_ci95=interval(up.point, up.replicas, expand, 0.0))
+                row.update(in_g("upgrade_g", e.upgrade / per, expand))
         row["verdict"] = verdict(e.no_use, e.home, *row["value_g_ci95"], c.price, row["reason"], step)
         rows.append(row)
     for row, e in zip(rows, effects):
         if e.comparison.card in values:
             res = reservation(e.comparison, values, budget)
-            row.update(reservation_g=res.point, reservation_g_ci95=interval(res.point, res.replicas, expand, 0.0),
-                       buys=bool(row["price"] <= res.point))
+            row.update(in_g("reservation_g", res, expand), buys=bool(row["price"] <= res.point))
     return rows, values
 
 
@@ -436,14 +439,12 @@ def _overall_row(card, tiers, effects, values, rate, reason, expand, budget, ste
     elif reason is None:
         row["reason"] = next((r["reason"] for r in tier_rows if r["reason"]), "not measured at any tier")
     if card in values:
-        value = values[card][0]
-        row.update(value_g=value.point, value_g_ci95=interval(value.point, value.replicas, expand, 0.0))
+        row.update(in_g("value_g", values[card][0], expand))
         if all(e.upgrade is not None for e in effects):
-            up = mean_of([e.upgrade for e in effects]) / rate.scaled(effects[0].comparison.count)
-            row.update(upgrade_g=up.point, upgrade_g_ci95=interval(up.point, up.replicas, expand, 0.0))
+            row.update(in_g("upgrade_g", mean_of([e.upgrade for e in effects]) /
+                            rate.scaled(effects[0].comparison.count), expand))
         res = reservation(effects[0].comparison, values, budget)
-        row.update(reservation_g=res.point, reservation_g_ci95=interval(res.point, res.replicas, expand, 0.0),
-                   buys=bool(row["price"] <= res.point))
+        row.update(in_g("reservation_g", res, expand), buys=bool(row["price"] <= res.point))
     valued = [r for r in tier_rows if r["reason"] is None]
     no_use = bool(valued) and all(r["verdict"] == "no use here" for r in valued)
     home = not no_use and bool(valued) and all(r["verdict"] in ("no use here", "worth nothing here") for r in valued)

@@ -498,12 +498,13 @@ def stalkeriada_step(content, study, out):
     s.text("Every pair of the shipped strategies plays with both seat orders on the same dice; a cell is the row "
            "strategy's win rate in games against the column strategy (no-winner games count as not won).")
     s.image("charts/stalkeriada_matrix.png", provenance)
+    from sim.economy.context import load_context
     from sim.economy.value import value_cards
     from sim.run.stalkeriada import get_stalkeriada_strategy
 
     players = [get_stalkeriada_strategy(p) for p in names]
     values = value_cards(_scenario(content, study, mode="stalkeriada", strategies=players[:1],
-                                   opponents=tuple(players[1:]), trials=max(2 * 20, n)))
+                                   opponents=tuple(players[1:]), trials=max(2 * load_context(content).batches, n)))
     table = _with_bounds(values.table())
     write_parquet(out / "stalkeriada_values.parquet", table)
     tier = values.tiers[0]
