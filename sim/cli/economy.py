@@ -7,11 +7,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from sim.cli.common import (UsageProblem, _loadout, check_strategies, check_trials, check_valued_strategies,
-                            name_list, run_params)
+from sim.cli.common import (FIGHTS_PER_S, GAMES_PER_S, JOURNEY_DAYS_PER_S, SKIRMISHES_PER_S, UsageProblem, _loadout,
+                            check_strategies, check_trials, check_valued_strategies, name_list, run_params)
 
-MODE_SPEEDS = {"fight": 60_000_000, "skirmish": 200_000, "journey": 300_000, "stalkeriada": 4_000}
-"""The fastest trials per second of each mode on 2 cores: a count that would take over a day is refused."""
+MODE_SPEEDS = {"fight": FIGHTS_PER_S, "skirmish": SKIRMISHES_PER_S, "journey": JOURNEY_DAYS_PER_S,
+               "stalkeriada": GAMES_PER_S}
+"""The fastest trials per second of each mode on 2 cores (journeys: campaign days): a count that would take
+over a day is refused."""
 
 
 def is_scenario(mode, monster, strategy, loadout, budget) -> bool:
