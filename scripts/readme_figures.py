@@ -12,7 +12,7 @@ run of the bench named beside it. Each page holds blocks
     <!-- figures:NAME:end -->
 
 whose text is ``RENDER[NAME](results)``; this script rewrites them, and
-``tests/test_readme.py`` fails when one differs from its render. To change a
+``tests/infra/test_readme.py`` fails when one differs from its render. To change a
 figure, edit the JSON (or a renderer) and run the script: never edit a block.
 """
 

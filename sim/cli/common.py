@@ -179,7 +179,7 @@ def load_checked(directory: Optional[Path]):
 
 
 # the built-in strategies of each kind, by name: checked before the modules that hold them
-# compile their kernels on import (tests/test_cli.py keeps them equal to those modules' tables)
+# compile their kernels on import (tests/cli/test_cli_fight_and_journey.py keeps them equal to those modules' tables)
 STRATEGY_NAMES = {
     "fight": ("fighter", "runner", "tactician"),
     "journey": ("cautious", "greedy"),

@@ -187,7 +187,7 @@ def pct(stream: Stream) -> int:
 # The kernel's tables come from sim/content/skirmish.py (offset neighbour steps,
 # cube distances, a cube line of sight).  Here every hex is a point of the plane
 # and everything is measured between points, so a slip in either shows up as a
-# mismatch (tests/test_reference_skirmish.py compares them hex pair by hex pair).
+# mismatch (tests/crosscheck/test_reference_skirmish.py compares them hex pair by hex pair).
 #
 # "Doubled" coordinates: hex (row r, col c) of the odd-r arena sits at
 # x = 2c + (r & 1), y = r; its centre in the plane is (x, y * sqrt(3)), half a

@@ -8,7 +8,7 @@ import deferred into a function still counts as an edge.
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("sim", "strategies", "bench")
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import RULES_MD
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ID = re.compile(r"^- ([ZSKAM]-\d+) ", re.M)
 TEST_NAME = re.compile(r"^\s*def (test_(?:[zskam]\d+_)+)", re.M)
 
@@ -50,7 +50,7 @@ def test_rule_has_a_test_named_for_it(rule):
 
 
 # Numeric literals other than 0 and 1 in each function of the kernels and strategies
-# (the skirmish kernel's are in tests/test_skirmish.py), and how many of each. None is a
+# (the skirmish kernel's are in tests/rules/test_skirmish_rules.py), and how many of each. None is a
 # rule number: every [G] and [A] number reaches the code from the content.
 LITERALS = {
     "sim/kernels/stalkeriada.py": {

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 import sim.kernels.stalkeriada as K
 from strategies.stalkeriada import StalkeriadaStrategy, planner
 from tests.conftest import stalkeriada_content
-from tests.test_stalkeriada import Table
+from tests.rules.stalkeriada_table import Table
 
 RARE = {  # a small, eventful Zone: every rule comes up within a few rounds
     "zone": {"rows": 4, "cols": 5}, "fence": {"cells": 5},

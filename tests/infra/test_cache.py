@@ -23,7 +23,7 @@ def test_a_user_strategy_file_keeps_numbas_own_cache_locator():
     names a module made from that path, so another checkout cannot load it."""
     import strategies
 
-    strategies.get(str(Path(__file__).parent / "data" / "coward.py") + ":COWARD")
+    strategies.get(str(Path(__file__).parents[1] / "data" / "coward.py") + ":COWARD")
     coward = next(m for name, m in sys.modules.items()
                   if name.startswith("zonesim_user_strategy_") and hasattr(m, "flee_when_hurt_badly"))
     locator = coward.flee_when_hurt_badly._cache._impl.locator

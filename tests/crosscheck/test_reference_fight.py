@@ -26,7 +26,7 @@ from sim.reference.fight import (
     stream_word,
 )
 
-CONTENT_DIR = Path(__file__).resolve().parents[1] / "sim" / "content" / "default"
+CONTENT_DIR = Path(__file__).resolve().parents[2] / "sim" / "content" / "default"
 TWO64 = 2**64
 SEED = 12345
 

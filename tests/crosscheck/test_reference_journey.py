@@ -27,7 +27,7 @@ from sim.reference.journey import (
 )
 from tests.conftest import toml_value
 
-DEFAULT_DIR = Path(__file__).resolve().parents[1] / "sim" / "content" / "default"
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "sim" / "content" / "default"
 SEED = 2024
 FIGHTER = {"fight": "fighter", "danger_weight": 0, "recover_loot": True}
 
