@@ -1,25 +1,40 @@
 """Every rule of the rule catalogue (``docs/rules/index.md``) is played and
-tested: its id (``Z-21``) is cited in ``sim/`` or ``strategies/``, and a test
-function is named for it (``test_z21_...``, or ``test_z15_z23_...`` for two
-rules); and no kernel or strategy holds a rule number of its own (every numeric
-literal is accounted for)."""
+tested, and every assumed [A] number lives in content:
 
-import ast
-import collections
+- each rule id (``Z-21``) is cited in ``sim/`` or ``strategies/``, and a test
+  function is named for it (``test_z21_...``, or ``test_z15_z23_...`` for two);
+- each [A] rule is cited in a content file that lists assumed fields;
+- each assumed field of the shipped content is read through the loader's
+  schema (a value of the wrong type is refused with a line naming the field)
+  and cites the rule it sets.
+"""
+
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
+from sim.compare.sensitivity import assumed_parameters
+from sim.content import DEFAULT_DIR, load_content
+from sim.content.edit import set_value
+from sim.content.journey import load_journey
+from sim.content.load import ContentError
+from sim.content.skirmish import load_skirmish
+from sim.content.stalkeriada import load_stalkeriada
 from tests.conftest import RULES_MD
 
 ROOT = Path(__file__).resolve().parents[2]
-ID = re.compile(r"^- ([ZSKAM]-\d+) ", re.M)
-TEST_NAME = re.compile(r"^\s*def (test_(?:[zskam]\d+_)+)", re.M)
+ID = re.compile(r"^- ([ZSKAM]-\d+) ", re.MULTILINE)
+TEST_NAME = re.compile(r"^\s*def (test_(?:[zskam]\d+_)+)", re.MULTILINE)
 
 
 def _rule_ids():
     return ID.findall(RULES_MD.read_text(encoding="utf-8"))
+
+
+def _assumed_rule_ids():
+    return re.findall(r"^- ([ZSKAM]-\d+) .*\[A\]", RULES_MD.read_text(encoding="utf-8"), re.MULTILINE)
 
 
 def _text(folders, suffixes):
@@ -49,61 +64,66 @@ def test_rule_has_a_test_named_for_it(rule):
     assert rule in TESTED, f"{rule}: add a test named {name}_... in tests/"
 
 
-# Numeric literals other than 0 and 1 in each function of the kernels and strategies
-# (the skirmish kernel's are in tests/rules/test_skirmish_rules.py), and how many of each. None is a
-# rule number: every [G] and [A] number reaches the code from the content.
-LITERALS = {
-    "sim/kernels/stalkeriada.py": {
-        # six hex directions (6), scratch words (5); backpack(s) = -2 - s and the "to origin" place (-2);
-        # the d6 (6); percent shares (100); result columns 2, 3; three shop items (3)
-        "layout": {6: 1, 5: 1}, "neighbour": {6: 1}, "backpack": {2: 1}, "_chips_to": {2: 1}, "_arrest": {2: 1},
-        "_death": {100: 1}, "_trap_roll": {6: 1}, "_city": {6: 5, 100: 1}, "_ambushed": {6: 2}, "_fence": {6: 1},
-        "_zone": {6: 7}, "turn": {6: 2}, "game_records": {2: 1, 3: 1}, "run_games": {3: 2},
-    },
-    "sim/kernels/journey.py": {
-        # two blocks; permille (1000); a "never" sentinel (1 << 62); level rows start at level 2; the d6;
-        # indices into the tables and strategy tuples (3, 4, 6..9)
-        "blocks": {2: 1}, "_shop": {1000: 1}, "_influence_needed": {62: 1}, "_gain_xp": {2: 6, 3: 1},
-        "_trap": {6: 2}, "_skill_event": {6: 1}, "_hex_event": {7: 2, 4: 2, 8: 1},
-        "journey_once": {7: 1, 8: 1, 9: 1, 3: 1, 6: 1}, "_campaign": {7: 1}, "run_journeys": {6: 1},
-    },
-    "sim/kernels/fight.py": {
-        # two words per monster slot, an "infinite" sentinel (1 << 40), the d6
-        "view_size": {2: 1}, "fewest_rescue_pick": {40: 2}, "_stalker_attack": {6: 2}, "fight_once": {6: 1},
-        "_melee_rounds": {6: 1}, "_duel_rounds": {6: 2},
-    },
-    "sim/kernels/dice.py": {
-        # the d6; trials per parallel block (4096)
-        "ways_to_roll": {2: 1}, "expected_damage": {6.0: 3}, "skill_test": {6: 3},
-        "count_skill_passes": {4096: 4, 4095: 1},
-    },
-    "strategies/stalkeriada.py": {
-        # play heuristics of the planner: d6 faces (6; 7 "never"), route weights (2, 3), Dijkstra keys
-        # (8 x cost + direction, 20 rings), direction tables (4, 6)
-        "faces_in": {7: 1}, "fence_score": {2: 2}, "exit_cost": {2: 2, 6: 2}, "_cell_weight": {2: 1, 3: 3},
-        "cheapest_move": {20: 1, 4: 4, 2: 1, 6: 4, 3: 10, 7: 2, 8: 7},
-    },
-    "strategies/tactician.py": {"_firearm_damage": {0.001: 2}, "_incoming": {0.001: 1}, "finisher_or_panic": {30: 1}},
-    "strategies/basic.py": {},
-}
+ASSUMED_RULES = _assumed_rule_ids()
+ASSUMED_FIELDS = assumed_parameters(DEFAULT_DIR)
+CONTENT_FILES = {p.relative_to(DEFAULT_DIR).as_posix(): p.read_text(encoding="utf-8")
+                 for p in sorted(DEFAULT_DIR.rglob("*.toml"))}
 
 
-def _literals(path):
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-    found = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            counts = collections.Counter(n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
-                                         and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)
-                                         and n.value not in (0, 1))
-            if counts:
-                found[node.name] = dict(counts)
-    return found
+def _citations(file, key):
+    """Rule ids cited for ``key`` of ``file``: on its line, else in its table, else in the file's header."""
+    lines = CONTENT_FILES[file].splitlines()
+    *tables, field = key.split(".")
+    headers = [i for i, line in enumerate(lines) if line.startswith("[")]
+    table = re.sub(r"\[\d+\]$", "", ".".join(tables))
+    start = next((i for i in headers if re.match(rf"\[+{re.escape(table)}\]+", lines[i])), 0) if tables else 0
+    end = next((i for i in headers if i > start), len(lines))
+    line = next((x for x in lines[start:end] if re.match(rf"\s*{re.escape(field)}\s*=", x)), "")
+    header = lines[:headers[0] if headers else len(lines)]
+    for scope in (line, "\n".join(lines[start:end]), "\n".join(header)):
+        if found := re.findall(r"\b[ZSKAM]-\d+\b", scope):
+            return found
+    return []
 
 
-@pytest.mark.parametrize("path", sorted(LITERALS))
-def test_kernels_and_strategies_hold_no_rule_number_of_their_own(path):
-    """Every numeric literal is accounted for above; a new one (a rule number written into
-    the code instead of the content, like the nut's range S-22 or the re-entry share S-23
-    once were) fails here."""
-    assert _literals(path) == LITERALS[path]
+def test_assumed_rules_and_fields_are_found():
+    assert len(ASSUMED_RULES) >= 30 and {"Z-02", "Z-37", "Z-42", "S-24", "A-07"} <= set(ASSUMED_RULES)
+    assert len(ASSUMED_FIELDS) >= 150
+
+
+@pytest.mark.parametrize("rule", ASSUMED_RULES)
+def test_assumed_rule_lives_in_content(rule):
+    holders = [name for name, text in CONTENT_FILES.items() if re.search(rf"\b{rule}\b", text) and "assumed" in text]
+    assert holders, f"{rule} is [A]: its numbers belong in a content file that cites it and lists them in `assumed`"
+
+
+@pytest.mark.parametrize("field", ASSUMED_FIELDS, ids=lambda p: f"{p.file}:{p.key}")
+def test_assumed_field_cites_its_rule(field):
+    cited = _citations(field.file, field.key)
+    assert set(cited) & set(RULE_IDS), f"{field.file}: {field.key}: cite the rule it sets (e.g. `# Z-37 [A]`)"
+
+
+def _load_all(folder):
+    content = load_content(folder)
+    load_journey(content), load_skirmish(content), load_stalkeriada(content)
+
+
+def test_every_assumed_field_is_read_through_the_loaders_schema(tmp_path):
+    """A string in any assumed field is refused by the loader with one line naming
+    the field: the number reaches the game through the schema, nowhere else."""
+    folder = tmp_path / "content"
+    shutil.copytree(DEFAULT_DIR, folder)
+    _load_all(folder)
+    unread = []
+    for field in ASSUMED_FIELDS:
+        path, text = folder / field.file, CONTENT_FILES[field.file]
+        path.write_text(set_value(text, field.key, '"x"'), encoding="utf-8")
+        try:
+            _load_all(folder)
+            unread.append(f"{field.file}: {field.key} accepted a string")
+        except ContentError as exc:
+            if field.key.rsplit(".", 1)[-1] not in str(exc):
+                unread.append(f"{field.file}: {field.key}: the error does not name the field: {exc}")
+        finally:
+            path.write_text(text, encoding="utf-8")
+    assert not unread, "\n".join(unread)
