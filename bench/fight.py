@@ -85,7 +85,7 @@ def duel_numbers(content) -> Duel:
     """The bench scenario as a ``Duel``."""
     from sim.reference import fight as ref
 
-    stalker = ref._prepare_stalker(content, LOADOUT)
+    stalker = ref.prepare_stalker(content, LOADOUT)
     (monster_id,) = MONSTERS
     monster = content["monsters"][monster_id]
     (stim_id, stims_carried), = stalker.healing.items()

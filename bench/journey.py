@@ -31,9 +31,10 @@ def main():
     from sim.content import DEFAULT_DIR, load_content
     from sim.reference import journey as ref
     from sim.reference.loadout import loadout_from_dict
-    from sim.run.journey import get_journey_strategy, simulate_journey
+    import strategies
+    from sim.run.journey import simulate_journey
 
-    content, loadout, greedy = load_content(), loadout_from_dict(LOADOUT), get_journey_strategy("greedy")
+    content, loadout, greedy = load_content(), loadout_from_dict(LOADOUT), strategies.get("greedy", mode="journey")
     simulate_journey(content, loadout, greedy, days=DAYS, trials=1000, seed=1)  # load from cache / compile
     kernel = simulate_journey(content, loadout, greedy, days=DAYS, trials=args.trials, seed=1, chunk=args.trials)
     k_rate, k_steps = args.trials / kernel.elapsed_s, kernel.hex_steps / kernel.elapsed_s

@@ -27,13 +27,14 @@ def main():
     from sim.content import load_content
     from sim.content.skirmish import load_arena, load_skirmish, make_setup, parse_member
     from sim.reference import skirmish as ref
-    from sim.run.skirmish import get_skirmish_strategy, simulate_skirmish
+    import strategies
+    from sim.run.skirmish import simulate_skirmish
 
     content = load_content()
     sk = load_skirmish(content)
     setup = make_setup(content, sk, [parse_member(content, "novice:ak47,vest,stimulator*2")],
                        ["bloodsucker", "blind_dog"], load_arena(sk), args.strategy)
-    strategy = get_skirmish_strategy(args.strategy)
+    strategy = strategies.get(args.strategy, mode="skirmish")
     simulate_skirmish(setup, strategy, trials=100, seed=1)  # load from cache / compile
     kernel = simulate_skirmish(setup, strategy, trials=args.trials, seed=1, chunk=args.trials)
     k_rate = kernel.trials / kernel.elapsed_s

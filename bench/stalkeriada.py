@@ -26,7 +26,8 @@ def main():
     from sim.content import load_content
     from sim.content.stalkeriada import load_stalkeriada
     from sim.reference import stalkeriada as ref
-    from sim.run.stalkeriada import DEFAULT_PLAYERS, get_stalkeriada_strategy, simulate_stalkeriada
+    import strategies
+    from sim.run.stalkeriada import DEFAULT_PLAYERS, simulate_stalkeriada
 
     content = load_content()
     simulate_stalkeriada(content, DEFAULT_PLAYERS, games=50, seed=1)  # load from cache / compile
@@ -34,7 +35,7 @@ def main():
     k_games, k_turns = kernel.games / kernel.elapsed_s, kernel.turns / kernel.elapsed_s
 
     settings = ref.load_settings(load_stalkeriada(content).path)
-    params = [list(get_stalkeriada_strategy(p).params) for p in DEFAULT_PLAYERS]
+    params = [list(strategies.get(p, mode="stalkeriada").params) for p in DEFAULT_PLAYERS]
     start = time.perf_counter()
     records = ref.run_games(settings, params, 1, args.reference_games)
     elapsed = time.perf_counter() - start

@@ -1,5 +1,9 @@
-"""The one error type the command line turns into a single stderr line and exit code 2."""
+"""The errors the command line turns into a single stderr line and exit code 2."""
 
 
 class ZonesimError(ValueError):
     """Bad input (content, loadout, strategy, option); the message is one line naming the fix."""
+
+
+class UsageProblem(ZonesimError):
+    """An option's value that cannot be used; the message names the option."""

@@ -1,39 +1,97 @@
-"""AI strategies: a registry of named bundles of ``@njit`` decision functions.
+"""AI strategies: one registry of named strategies, by mode.
 
-``get("fighter")`` returns a built-in; ``get("path/to/file.py:name")`` loads
-the ``Strategy`` called ``name`` from a user's file, with no edit to ``sim``.
+``get("fighter")`` returns a built-in fight strategy, ``get("cautious",
+mode="journey")`` a journey's; ``get("path/to/file.py:NAME", mode=...)`` loads
+the strategy called NAME from a user's file, with no edit to ``sim``.
+``names(mode)`` lists the built-in ones without compiling them; ``built_in(mode)``
+compiles them (or loads them from numba's disk cache).
 """
 
 import hashlib
 import importlib.util
 import sys
+from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 
 from sim.errors import ZonesimError
-from strategies.base import Strategy, decision
-from strategies.basic import FIGHTER, RUNNER
-from strategies.tactician import TACTICIAN
 
-BUILT_IN = {s.name: s for s in (FIGHTER, RUNNER, TACTICIAN)}
+LAZY = {"Strategy": "strategies.base:Strategy", "decision": "strategies.base:decision"}
+"""Names read from their modules on first use, so listing strategies or checking a
+name compiles no kernel (``strategies.base`` imports the fight kernel's types)."""
+
+
+def __getattr__(name):
+    if name in LAZY:
+        return _attribute(LAZY[name])
+    raise AttributeError(f"module 'strategies' has no attribute '{name}'")
 
 
 class StrategyError(ZonesimError):
     """A strategy name or file that cannot be used."""
 
 
-def get(spec: str) -> Strategy:
-    """A built-in strategy by name, or ``FILE.py:NAME`` from a user's file."""
-    return load(spec, BUILT_IN, Strategy)
+@dataclass(frozen=True)
+class Family:
+    """The strategies of a mode: their type and the built-in ones, by name
+    (``"module:ATTRIBUTE"``, in listing order)."""
+
+    kind: str
+    built_in: dict
 
 
-def load(spec: str, built_in: dict, kind: type):
-    """``built_in[spec]``, or the object of type ``kind`` named NAME in ``FILE.py:NAME``."""
-    if spec in built_in:
-        return built_in[spec]
+FIGHT = Family("strategies.base:Strategy", {
+    "fighter": "strategies.basic:FIGHTER", "runner": "strategies.basic:RUNNER",
+    "tactician": "strategies.tactician:TACTICIAN"})
+FAMILIES = {
+    "fight": FIGHT,
+    "duel": FIGHT,
+    "journey": Family("strategies.journey:JourneyStrategy", {
+        "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY"}),
+    "skirmish": Family("strategies.skirmish:SkirmishStrategy", {
+        "hold": "strategies.skirmish:HOLD", "kite": "strategies.skirmish:KITE", "rush": "strategies.skirmish:RUSH"}),
+    "stalkeriada": Family("strategies.stalkeriada:StalkeriadaStrategy", {
+        "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",
+        "jelly": "strategies.stalkeriada:JELLY", "rush": "strategies.stalkeriada:RUSH"}),
+}
+"""Every mode's strategies (a duel is a fight: the same ones)."""
+
+
+def _attribute(target: str):
+    module, _, name = target.partition(":")
+    return getattr(import_module(module), name)
+
+
+def _family(mode: str) -> Family:
+    if mode not in FAMILIES:
+        raise StrategyError(f"no strategies for mode '{mode}'; modes: {', '.join(FAMILIES)}")
+    return FAMILIES[mode]
+
+
+def names(mode: str = "fight") -> tuple:
+    """The built-in strategies' names of ``mode``, in listing order (compiles nothing)."""
+    return tuple(_family(mode).built_in)
+
+
+def built_in(mode: str = "fight") -> dict:
+    """``{name: strategy}`` of the built-in strategies of ``mode``."""
+    return {name: _attribute(target) for name, target in _family(mode).built_in.items()}
+
+
+def get(spec: str, mode: str = "fight"):
+    """A built-in strategy of ``mode`` by name, or ``FILE.py:NAME`` from a user's file."""
+    family = _family(mode)
+    if spec in family.built_in:
+        return _attribute(family.built_in[spec])
     if ":" not in spec:
         raise StrategyError(
-            f"unknown strategy '{spec}'; built in: {', '.join(built_in)}; or give FILE.py:NAME"
+            f"unknown strategy '{spec}'; built in: {', '.join(family.built_in)}; or give FILE.py:NAME"
         )
+    return _from_file(spec, _attribute(family.kind))
+
+
+def _from_file(spec: str, kind: type):
+    """The object of type ``kind`` named NAME in the user's file of ``FILE.py:NAME``."""
     path_text, name = spec.rsplit(":", 1)
     path = Path(path_text)
     if not path.is_file():
@@ -54,4 +112,4 @@ def load(spec: str, built_in: dict, kind: type):
     return strategy
 
 
-__all__ = ["BUILT_IN", "Strategy", "StrategyError", "decision", "get", "load"]
+__all__ = ["FAMILIES", "Family", "Strategy", "StrategyError", "built_in", "decision", "get", "names"]

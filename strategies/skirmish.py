@@ -207,7 +207,7 @@ def beast(g, i):
     return code(END, face(g, i, t), 0)
 
 
-HOLD, RUSH, KITE = range(3)
+STYLE_HOLD, STYLE_RUSH, STYLE_KITE = range(3)
 
 
 @njit(inline="always", cache=True)
@@ -243,11 +243,11 @@ def _care(g, i):
 def _movement(g, i, style, t):
     """Rule 6: each strategy's movement (``t`` the nearest target)."""
     o = fb(g, i)
-    if style == HOLD:
+    if style == STYLE_HOLD:
         if not g[H_STEP_USED]:
             return code(STEP, STAY, face(g, i, t))
         return NO
-    if style == RUSH:
+    if style == STYLE_RUSH:
         if dist(g, g[o + F_POS], g[fb(g, t) + F_POS]) > 1:
             return approach(g, i, t)
         return NO
@@ -263,7 +263,7 @@ def stalker(g, i, style):
     """The stalker strategies' rules 1-10 (contract)."""
     o = fb(g, i)
     if g[H_MAN] == M_NONE:
-        return code(MANOEUVRE, M_ATTACK if style == HOLD else M_MOVE_ATTACK, 0)
+        return code(MANOEUVRE, M_ATTACK if style == STYLE_HOLD else M_MOVE_ATTACK, 0)
     c = _care(g, i)
     if c != NO:
         return c
@@ -281,7 +281,7 @@ def stalker(g, i, style):
     if (g[o + F_MAG_SIZE] > 0 and g[o + F_MAG] < g[o + F_MAG_SIZE] and g[o + F_SPARE] > 0
             and g[o + F_HAND] == FIREARM and ap >= g[H_R_RELOAD]):
         return code(RELOAD, 0, 0)
-    if (style == HOLD and g[o + F_EXPL_N] > 0 and ap >= g[H_R_MINE] and g[H_MAN] != M_ALL_OUT_ATTACK
+    if (style == STYLE_HOLD and g[o + F_EXPL_N] > 0 and ap >= g[H_R_MINE] and g[H_MAN] != M_ALL_OUT_ATTACK
             and g[o + F_POSTURE] != PRONE and mine_spot(g, i) != NO
             and min_enemy(g, i, g[o + F_POS]) >= 2):
         return code(LAY_MINE, 0, 0)
@@ -291,19 +291,19 @@ def stalker(g, i, style):
 @njit(DECISION, cache=True, _nrt=False)  # allocates nothing: no reference counting
 def hold(g, i):
     """Stand and shoot (Attack manoeuvre): face the nearest monster, shoot, heal, lay mines."""
-    return stalker(g, i, HOLD)
+    return stalker(g, i, STYLE_HOLD)
 
 
 @njit(DECISION, cache=True, _nrt=False)  # allocates nothing: no reference counting
 def rush(g, i):
     """Close in (Move and Attack) to point-blank, then shoot."""
-    return stalker(g, i, RUSH)
+    return stalker(g, i, STYLE_RUSH)
 
 
 @njit(DECISION, cache=True, _nrt=False)  # allocates nothing: no reference counting
 def kite(g, i):
     """Keep every monster at kite_distance, over the cheapest ground, keeping a shot's AP."""
-    return stalker(g, i, KITE)
+    return stalker(g, i, STYLE_KITE)
 
 
 @dataclass(frozen=True)
@@ -315,10 +315,8 @@ class SkirmishStrategy:
     decide: object
 
 
-BUILT_IN = {s.name: s for s in (
-    SkirmishStrategy("hold", "hold and shoot: stand (Attack manoeuvre), face, shoot, heal, lay mines", hold),
-    SkirmishStrategy("kite", "keep the monsters at kite_distance over the cheapest ground, then shoot", kite),
-    SkirmishStrategy("rush", "close to point-blank range (Move and Attack), then shoot", rush),
-)}
+HOLD = SkirmishStrategy("hold", "hold and shoot: stand (Attack manoeuvre), face, shoot, heal, lay mines", hold)
+KITE = SkirmishStrategy("kite", "keep the monsters at kite_distance over the cheapest ground, then shoot", kite)
+RUSH = SkirmishStrategy("rush", "close to point-blank range (Move and Attack), then shoot", rush)
 BEAST = SkirmishStrategy("beast", "every monster: Attack in reach, else Move and Attack to the nearest stalker",
                          beast)

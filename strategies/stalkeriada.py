@@ -300,4 +300,3 @@ JELLY = planner_strategy("jelly", "takes the witch's-jelly order; pliers, OZK an
                  pliers=1, ozk=1, nuts=1, reserve=0, home_at=3, jelly=1, sell_min=500, throw=1)
 RUSH = planner_strategy("rush", "buys nothing but the exit visa; goes home with 3 loot",
                 pliers=0, ozk=0, nuts=0, reserve=0, home_at=3, jelly=0, sell_min=500, throw=0)
-BUILT_IN = {s.name: s for s in (CAUTIOUS, GREEDY, JELLY, RUSH)}

@@ -103,16 +103,6 @@ def fastest_route(hexmap: HexMap, start, goal, extra_steps=0, base_budget=6) -> 
     return None
 
 
-def _neighbour_table(hexmap: HexMap):
-    """Flat neighbour indices, int64 [hex, 6], -1 where a neighbour is off the map."""
-    table = np.full((hexmap.width * hexmap.height, 6), -1, dtype=np.int64)
-    for row in range(hexmap.height):
-        for col in range(hexmap.width):
-            found = [r * hexmap.width + c for c, r in hexmap.neighbours(col, row)]
-            table[row * hexmap.width + col, :len(found)] = found
-    return table
-
-
 def days_table(hexmap: HexMap, goal, extra_steps=0, base_budget=6) -> np.ndarray:
     """Fewest days from every hex to ``goal`` (int64 [row, col]; 0 at the goal, -1 if unreachable).
 
@@ -131,7 +121,7 @@ def days_table(hexmap: HexMap, goal, extra_steps=0, base_budget=6) -> np.ndarray
     arrive = np.full((cost.size, budget + 1), _NEVER, dtype=np.int64)
     arrive[target] = 1
     moves = []
-    for into in _neighbour_table(hexmap).T:
+    for into in hexmap.neighbour_table().T:
         w = np.maximum(into, 0)
         c, lim = cost[w][:, None], limit[w][:, None]
         after = np.minimum(spent + c, budget)

@@ -1,12 +1,12 @@
 """``zonesim content``: inspect and copy content sets."""
 
-import shutil
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
-from sim.cli.common import UsageProblem, app
-from sim.content import DEFAULT_DIR
+from sim import api
+from sim.cli.common import app
 
 content_app = typer.Typer(help="Inspect and copy content sets (TOML files of items, monsters, rules).",
                           no_args_is_help=True)
@@ -14,7 +14,7 @@ app.add_typer(content_app, name="content")
 
 
 @content_app.command("init")
-def content_init(directory: Path = typer.Argument(..., help="New folder to create with the default content.")):
+def content_init(directory: Annotated[Path, typer.Argument(help="New folder to create with the default content.")]):
     """Copy the shipped default content into DIRECTORY to edit it.
 
     \b
@@ -22,9 +22,7 @@ def content_init(directory: Path = typer.Argument(..., help="New folder to creat
       zonesim content init my_content && zonesim validate my_content
       zonesim encounter -m snork --weapon berdanka --content my_content
     """
-    if directory.exists() and any(directory.iterdir()):
-        raise UsageProblem(f"{directory}: exists and is not empty; choose a new folder")
-    shutil.copytree(DEFAULT_DIR, directory, dirs_exist_ok=True)
+    api.copy_content(directory)
     print(f"{directory}: default content copied; edit the TOML files, then `zonesim validate {directory}`")
 
 
@@ -36,4 +34,4 @@ def content_path():
     Example:
       ls "$(zonesim content path)"
     """
-    print(DEFAULT_DIR)
+    print(api.content_path())

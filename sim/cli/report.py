@@ -4,32 +4,33 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, SCHEDULER, THREADS, WORKERS, UsageProblem, _set_threads, announce,
-                            announce_compile, app, load_checked, run_params)
+from sim.cli.common import ContentDir, Scheduler, Threads, Workers, announce, announce_compile, app
+from sim.options import check_out_folder, checked_content, run_params, set_threads
 
 
 @app.command()
 def report(
-    out: Path = typer.Option(Path("results/report"), "--out", help="Folder for report.md, report.html, charts/ and "
-                                                                    "the parquet tables."),
-    quick: bool = typer.Option(False, "--quick", help="Small trial counts ([trials] second values of report.toml): "
-                                                      "a draft in about a minute."),
-    baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="DIR", help="Content folder (or an earlier "
-                                            "report folder) to compare with: the report opens with the content diff "
-                                            "and each headline table gains a \"vs baseline\" column (paired 95% "
-                                            "interval on the same dice)."),
-    resume: bool = typer.Option(False, "--resume", help="Continue a killed report in the same --out folder: the "
-                                                        "steps it finished are kept (in OUT/checkpoints until the "
-                                                        "report is written) and only the rest run; the numbers are "
-                                                        "the same as an uninterrupted run."),
-    threads: Optional[int] = THREADS,
-    scheduler: Optional[str] = SCHEDULER,
-    workers: Optional[int] = WORKERS,
-    content: Optional[Path] = CONTENT_OPTION,
+    out: Annotated[Path, typer.Option("--out", help="Folder for report.md, report.html, charts/ and the parquet "
+                                                    "tables.")] = Path("results/report"),
+    quick: Annotated[bool, typer.Option("--quick", help="Small trial counts ([trials] second values of report.toml): "
+                                                        "a draft in about a minute.")] = False,
+    baseline: Annotated[Optional[Path], typer.Option("--baseline", metavar="DIR", help="Content folder (or an "
+                                                     "earlier report folder) to compare with: the report opens with "
+                                                     "the content diff and each headline table gains a \"vs "
+                                                     "baseline\" column (paired 95% interval on the same "
+                                                     "dice).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue a killed report in the same --out folder: the "
+                                                          "steps it finished are kept (in OUT/checkpoints until the "
+                                                          "report is written) and only the rest run; the numbers "
+                                                          "are the same as an uninterrupted run.")] = False,
+    threads: Threads = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
+    content: ContentDir = None,
 ):
     """Run the default balance study and write a report a designer can share.
 
@@ -60,12 +61,11 @@ def report(
     from sim.run.results import manifest, write_json
     from sim.run.warmup import Warmup
 
-    game = load_checked(content)
+    game = checked_content(content)
     load_study(game, quick)  # a bad report.toml fails before any work
     base = _baseline(baseline)
-    if out.exists() and not out.is_dir():
-        raise UsageProblem(f"--out: {out} is a file; give a folder")
-    _set_threads(threads)
+    check_out_folder(out)
+    set_threads(threads)
     store = checkpoints(out, run_params("report", game, quick=quick, baseline=base and base.digest), resume)
     start = time.perf_counter()
     console = Console(stderr=True)

@@ -2,11 +2,12 @@
 
 import json
 
-from sim.cli.common import JSON, app
+from sim import api
+from sim.cli.common import Json, app
 
 
 @app.command("strategies")
-def list_strategies(as_json: bool = JSON):
+def list_strategies(as_json: Json = False):
     """List the built-in strategies with their parameters.
 
     Your own: write a file with a `Strategy` (see README) and pass
@@ -17,25 +18,15 @@ def list_strategies(as_json: bool = JSON):
       zonesim strategies
       zonesim strategies --json
     """
-    import strategies
-    from strategies.skirmish import BEAST
-    from strategies.skirmish import BUILT_IN as SKIRMISH
-    from strategies.stalkeriada import BUILT_IN as STALKERIADA
-
-    tuned = {"fight": strategies.BUILT_IN.values(), "stalkeriada": STALKERIADA.values()}
-    skirmish = (*SKIRMISH.values(), BEAST)
+    listed = api.list_strategies()
     if as_json:
-        print(json.dumps({
-            **{kind: [{"name": s.name, "description": s.description,
-                       "params": dict(zip(s.param_names, map(float, s.params)))} for s in built_in]
-               for kind, built_in in tuned.items()},
-            "skirmish": [{"name": s.name, "description": s.description} for s in skirmish]}))
+        print(json.dumps(listed))
         return
-    for title, built_in in zip(("fights and journeys (--strategy)", "Stalkeriada (--players)"), tuned.values()):
+    for title, kind in (("fights and journeys (--strategy)", "fight"), ("Stalkeriada (--players)", "stalkeriada")):
         print(title)
-        for s in built_in:
-            params = ", ".join(f"{n}={v:g}" for n, v in zip(s.param_names, s.params)) or "no parameters"
-            print(f"  {s.name:10s} {s.description} ({params})")
+        for s in listed[kind]:
+            params = ", ".join(f"{n}={v:g}" for n, v in s["params"].items()) or "no parameters"
+            print(f"  {s['name']:10s} {s['description']} ({params})")
     print("skirmishes (zonesim skirmish --strategy; monsters always play beast)")
-    for s in skirmish:
-        print(f"  {s.name:10s} {s.description}")
+    for s in listed["skirmish"]:
+        print(f"  {s['name']:10s} {s['description']}")

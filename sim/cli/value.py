@@ -1,66 +1,83 @@
 """``zonesim value``: what each card is worth, in G."""
 
+import json
 from pathlib import Path
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
-from sim.cli.common import (CONTENT_OPTION, GROUP, JSON, RESUME, SCHEDULER, THREADS, UsageProblem, WORKERS,
-                            _loadout, _set_threads, app, load_checked, loadout_options, progress, seed_option)
-from sim.cli.economy import (build_context, dump, is_scenario, item_list, print_values, store_for, write_values)
+from sim import api
+from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
+                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon,
+                            Workers, app, loadout_args, progress, seed_option)
+from sim.cli.economy import OPPONENTS, Days, Opponents, print_values
+from sim.errors import UsageProblem
+from sim.options import name_list
 
-SCENARIO_LOADOUT = ("character", "weapon", "mods", "head", "body", "stims", "medkits", "explosives", "escape_item",
-                    "reputation", "movement", "avoidance", "one_shot")
+Mode = Annotated[Optional[str], typer.Option(help="A scenario instead of economy.toml's campaign: fight (the default "
+                                                  "with --monster) or skirmish against --monster; journey campaigns "
+                                                  "of --days days; stalkeriada: a planner's win rate at a table with "
+                                                  "--opponents, its shop items the cards.")]
 
 
 @app.command()
-@loadout_options(*SCENARIO_LOADOUT)
 def value(
-    monster: List[str] = GROUP,
-    mode: Optional[str] = typer.Option(None, help="A scenario instead of economy.toml's campaign: fight (the "
-                                                  "default with --monster) or skirmish against --monster; journey "
-                                                  "campaigns of --days days; stalkeriada: a planner's win rate at a "
-                                                  "table with --opponents, its shop items the cards."),
-    strategy: List[str] = typer.Option([], metavar="NAME", help="The strategy family (repeat); each tier plays the "
-                                       "strongest of them. Fights: fighter (default), runner, tactician, or "
-                                       "strongest (every built-in and a grid of tactician settings); skirmishes: "
-                                       "hold (default), kite, rush; journeys: cautious, greedy; stalkeriada: each "
-                                       "planner is a tier (default cautious); or FILE.py:NAME."),
-    budget: List[int] = typer.Option([], metavar="G", help="A budget tier the shopper buys a kit for (repeat; "
-                                     "default: economy.toml's budgets). A loadout given instead is valued as it is."),
-    days: int = typer.Option(30, help="Days of a campaign in --mode journey."),
-    opponents: str = typer.Option("greedy,jelly,rush", metavar="NAME,NAME", help="The other players at the table "
-                                                                               "in --mode stalkeriada."),
-    trials: Optional[int] = typer.Option(None, help="Valuation trials per kit in a scenario (default: fight "
-                                                    "200,000; skirmish and journey 20,000; stalkeriada 2,000 games "
-                                                    "per seat order)."),
-    selection: Optional[int] = typer.Option(None, help="Trials per kit the shopper compares in a scenario, on other "
-                                                       "dice (default: a tenth of --trials)."),
-    quick: bool = typer.Option(False, "--quick", help="economy.toml's quick valuation counts (the shopper's are the "
-                                                      "same, so the kits are too)."),
-    items: str = typer.Option("", metavar="ID,ID", help="Only these cards (default: all; the kits' cards are "
-                                                        "measured anyway, for the rate)."),
-    view: Optional[str] = typer.Option(None, metavar="VIEW", help="economy.toml's sub-view: fights, the chance to "
-                                       "survive one monster encounter of the mix each tier's campaigns meet "
-                                       "(Z-39 tables), fought out; default: the campaign itself."),
-    synergy: bool = typer.Option(False, "--synergy", help="With a given loadout in a fight or skirmish: also "
-                                                         "measure pairs that interact (the firearm's modifiers two "
-                                                         "by two, Doktor with each stimulator, each escape item with "
-                                                         "two more reputation): the pair's effect less its parts'."),
-    pair: List[str] = typer.Option([], metavar="A,B", help="A pair to measure for --synergy (item ids, "
-                                                          "character=ID or reputation=N); repeat."),
-    seed: Optional[int] = seed_option("Seed (default: economy.toml's); the same seed gives the same numbers on any "
-                                      "thread count or cluster.", default=None),
-    as_json: bool = JSON,
-    out: Optional[Path] = typer.Option(None, "--out", help="Write manifest.json, value.parquet (overall), "
-                                                           "value_tiers.parquet, charts/value.png, and checkpoints "
-                                                           "of every measured kit for --resume."),
-    resume: bool = RESUME,
-    threads: Optional[int] = THREADS,
-    scheduler: Optional[str] = SCHEDULER,
-    workers: Optional[int] = WORKERS,
-    content: Optional[Path] = CONTENT_OPTION,
-    **loadout,
+    monster: Monsters = [],
+    character: Character = "novice",
+    weapon: Weapon = None,
+    mods: Mods = "",
+    head: Head = None,
+    body: Body = None,
+    stims: Stims = [],
+    medkits: Medkits = [],
+    explosives: Explosives = [],
+    escape_item: EscapeItem = None,
+    reputation: Reputation = None,
+    movement: Movement = "",
+    avoidance: Avoidance = "",
+    one_shot: OneShot = "",
+    mode: Mode = None,
+    strategy: Annotated[List[str], typer.Option(metavar="NAME", help="The strategy family (repeat); each tier plays "
+                                                "the strongest of them. Fights: fighter (default), runner, "
+                                                "tactician, or strongest (every built-in and a grid of tactician "
+                                                "settings); skirmishes: hold (default), kite, rush; journeys: "
+                                                "cautious, greedy; stalkeriada: each planner is a tier (default "
+                                                "cautious); or FILE.py:NAME.")] = [],
+    budget: Annotated[List[int], typer.Option(metavar="G", help="A budget tier the shopper buys a kit for (repeat; "
+                                              "default: economy.toml's budgets). A loadout given instead is valued "
+                                              "as it is.")] = [],
+    days: Days = 30,
+    opponents: Opponents = OPPONENTS,
+    trials: Annotated[Optional[int], typer.Option(help="Valuation trials per kit in a scenario (default: fight "
+                                                       "200,000; skirmish and journey 20,000; stalkeriada 2,000 "
+                                                       "games per seat order).")] = None,
+    selection: Annotated[Optional[int], typer.Option(help="Trials per kit the shopper compares in a scenario, on "
+                                                          "other dice (default: a tenth of --trials).")] = None,
+    quick: Annotated[bool, typer.Option("--quick", help="economy.toml's quick valuation counts (the shopper's are "
+                                                        "the same, so the kits are too).")] = False,
+    items: Annotated[str, typer.Option(metavar="ID,ID", help="Only these cards (default: all; the kits' cards are "
+                                                             "measured anyway, for the rate).")] = "",
+    view: Annotated[Optional[str], typer.Option(metavar="VIEW", help="economy.toml's sub-view: fights, the chance to "
+                                                "survive one monster encounter of the mix each tier's campaigns meet "
+                                                "(Z-39 tables), fought out; default: the campaign itself.")] = None,
+    synergy: Annotated[bool, typer.Option("--synergy", help="With a given loadout in a fight or skirmish: also "
+                                          "measure pairs that interact (the firearm's modifiers two by two, Doktor "
+                                          "with each stimulator, each escape item with two more reputation): the "
+                                          "pair's effect less its parts'.")] = False,
+    pair: Annotated[List[str], typer.Option(metavar="A,B", help="A pair to measure for --synergy (item ids, "
+                                            "character=ID or reputation=N); repeat.")] = [],
+    seed: Annotated[Optional[int], seed_option("Seed (default: economy.toml's); the same seed gives the same "
+                                               "numbers on any thread count or cluster.")] = None,
+    as_json: Json = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write manifest.json, value.parquet (overall), "
+                                                              "value_tiers.parquet, charts/value.png, and "
+                                                              "checkpoints of every measured kit for "
+                                                              "--resume.")] = None,
+    resume: Resume = False,
+    threads: Threads = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
+    content: ContentDir = None,
 ):
     """What is each card worth, in G?
 
@@ -92,65 +109,37 @@ def value(
       zonesim value --mode journey --weapon ak47 --body vest --strategy greedy
       zonesim value --mode stalkeriada --strategy cautious --strategy jelly
     """
-    game = load_checked(content)
-    if (synergy or pair) and not _fight_loadout(mode, loadout):
-        raise UsageProblem("--synergy and --pair: give a loadout (e.g. --weapon ak47) in --mode fight or skirmish")
-    wanted = item_list(game, items, mode)
-    options = dict(quick=quick, seed=seed, view=view, mode=mode, monster=monster, strategy=strategy,
-                   opponents=opponents, days=days, budget=budget, trials=trials, selection=selection)
-    make = build_context(game, **options, loadout=loadout)
-    _set_threads(threads)
-    store = store_for("value", game, out, resume, items=wanted, loadout=loadout, **options)
-    from sim.run.distributed import cluster
-    from sim.economy.value import value_cards
-
-    with cluster(scheduler, workers) as client:
-        ctx = make(client, store)
-        with progress("valuing cards") as advance:
-            result = value_cards(ctx, items=wanted, on_progress=advance)
-    if store is not None:
-        store.flush()
-    pairs = _synergy(game, ctx, loadout, pair) if (synergy or pair) else None
-    summary = result.to_json()
-    if pairs is not None:
-        summary["synergy"] = pairs.to_dicts()
-    if out is not None:
-        write_values(out, game, result)
-        if pairs is not None:
-            from sim.run.results import write_parquet
-
-            write_parquet(out / "synergy.parquet", pairs)
+    kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
+                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
+                       movement=movement, avoidance=avoidance, one_shot=one_shot)
+    with progress("valuing cards") as update:
+        result = api.value(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
+                           days=days, opponents=name_list(opponents), trials=trials, selection=selection,
+                           quick=quick, view=view, synergy=synergy, pairs=_pairs(pair), seed=seed, threads=threads,
+                           scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
+                           on_progress=update, **kit)
     if as_json:
-        dump(summary)
+        print(json.dumps(result.to_json()))
         return
     print_values(result)
-    if pairs is not None:
-        _print_synergy(pairs)
+    if result.synergy is not None:
+        _print_synergy(result.synergy)
 
 
-def _fight_loadout(mode, loadout) -> bool:
-    return (mode or "fight") in ("fight", "skirmish") and is_scenario(None, None, None, loadout, None)
-
-
-def _synergy(game, ctx, loadout, pair):
-    """The pairs' synergy with the given loadout, under the strategy its tier picked."""
-    from sim.economy.synergy import synergies, synergy_pairs
-
-    base = _loadout(game, **loadout)
-    wanted = [tuple(p.split(",", 1)) for p in pair] if pair else synergy_pairs(game, base)
-    if any(len(p) != 2 for p in wanted):
+def _pairs(texts) -> list:
+    """``--pair A,B`` as ``(A, B)``."""
+    found = [tuple(text.split(",", 1)) for text in texts]
+    if any(len(p) != 2 for p in found):
         raise UsageProblem("--pair: give two changes as A,B, e.g. --pair rebored,laser_sight")
-    spec = ctx.tiers()[0]
-    strategy = spec.choose().strategy
-    measure = ctx.measure_for(strategy, ctx.groups[0])
-    return synergies(game, base, measure, wanted, trials=min(ctx.trials, 200_000), seed=ctx.seed)
+    return found
 
 
-def _print_synergy(pairs):
+def _print_synergy(frame):
+    """Each pair: its effect together and alone, and the synergy with its interval."""
     from rich.console import Console
 
     console = Console()
-    for r in pairs.iter_rows(named=True):
+    for r in frame.iter_rows(named=True):
         kind = ("complements" if r["log_odds_ci_low"] > 0 else "substitutes" if r["log_odds_ci_high"] < 0
                 else "independent")
         console.print(f"{r['a']} + {r['b']}: together {r['value_both']:+.4f}, alone {r['value_a']:+.4f} and "

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from sim.report.charts import _save, plt
+from sim.report.charts import plt, save_chart
 
 UNITS = {"p": "change in probability (percentage points)", "days": "change in days", "rounds": "change in rounds",
          "G": "change in G"}
@@ -32,7 +32,7 @@ def diff_chart(rows, title, provenance, path, top=25):
         ax.axvline(0, color="#333", lw=0.8)
         ax.set_yticks(y, [r["name"] for r in panel], fontsize=7)
         ax.set_xlabel(UNITS[unit] + " · NEW - BASE, paired 95% interval", fontsize=8)
-    _save(fig, title, provenance, path, bottom=0.05)
+    save_chart(fig, title, provenance, path, bottom=0.05)
 
 
 def tornado_chart(rows, metric, base_value, title, provenance, path, top=30):
@@ -52,4 +52,4 @@ def tornado_chart(rows, metric, base_value, title, provenance, path, top=30):
     ax.set_yticks(y, [f"{r['file']}: {r['key']} ({r['low']} / {r['base']} / {r['high']})" for r in rows], fontsize=7)
     ax.set_xlabel(f"change in {metric} (base {base_value:.4g}) · paired 95% interval")
     ax.legend(fontsize=8, loc="lower right")
-    _save(fig, title, provenance, path, bottom=0.06)
+    save_chart(fig, title, provenance, path, bottom=0.06)

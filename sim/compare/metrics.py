@@ -69,7 +69,7 @@ def make_plan(base: Content, *, quick=False, seed=None, groups=GROUPS) -> Plan:
     return Plan(study, ctx, seed, tuple(g for g in GROUPS if g in groups), tuple(base.monsters))
 
 
-def _size(trials: int) -> int:
+def batch_size(trials: int) -> int:
     """Trials per batch (the total is cut to a multiple of ``BATCHES``)."""
     if trials < BATCHES:
         raise CompareError(f"report.toml: {trials} trials cannot fill {BATCHES} paired batches; give at least "
@@ -88,7 +88,7 @@ def fight_metrics(content: Content, plan: Plan) -> list[Measured]:
     from sim.run.fight import fight_template
     from sim.run.fight import survived
 
-    strategy, n = strategies.get(plan.study.settings["strategy"]), _size(plan.study.trials["fights"])
+    strategy, n = strategies.get(plan.study.settings["strategy"]), batch_size(plan.study.trials["fights"])
     out = []
     for monster in plan.monsters:
         for tier, loadout in plan.study.tiers.items():
@@ -100,9 +100,10 @@ def fight_metrics(content: Content, plan: Plan) -> list[Measured]:
 
 def journey_metrics(content: Content, plan: Plan) -> list[Measured]:
     """Per tier: the chance to finish every order and the mean day it is done (finishers), greedy."""
-    from sim.run.journey import get_journey_strategy, simulate_journey
+    import strategies
+    from sim.run.journey import simulate_journey
 
-    strategy, n = get_journey_strategy("greedy"), _size(plan.study.trials["journeys"])
+    strategy, n = strategies.get("greedy", mode="journey"), batch_size(plan.study.trials["journeys"])
     days = plan.study.settings["journey_days"]
     out = []
     for tier, loadout in plan.study.tiers.items():
@@ -123,16 +124,17 @@ def skirmish_metrics(content: Content, plan: Plan) -> list[Measured]:
     """P(win) of the value tier against the skirmish monsters, per strategy (A-, M- rules)."""
     import sim.kernels.skirmish as SK
     from sim.content.skirmish import load_arena, load_skirmish, make_setup
-    from sim.run.skirmish import _fns, get_skirmish_strategy, skirmish_template
+    import strategies
+    from sim.run.skirmish import decision_functions, skirmish_template
 
-    settings, n = plan.study.settings, _size(plan.study.trials["skirmish"])
+    settings, n = plan.study.settings, batch_size(plan.study.trials["skirmish"])
     sk = load_skirmish(content)
     arena = load_arena(sk)
     base, monsters = plan.study.tiers[settings["value_tier"]], settings["skirmish_monsters"]
     out = []
     for name in SKIRMISH_STRATEGIES:
         template = skirmish_template(make_setup(content, sk, [base], monsters, arena, name))
-        fns, won = _fns(get_skirmish_strategy(name)), np.zeros(BATCHES)
+        fns, won = decision_functions(strategies.get(name, mode="skirmish")), np.zeros(BATCHES)
         for k in range(BATCHES):
             tally = np.zeros(SK.TALLY_SIZE, np.int64)
             SK.run_skirmishes(plan.seed, k * n, n, template, fns, tally)
@@ -147,7 +149,7 @@ def stalkeriada_metrics(content: Content, plan: Plan) -> list[Measured]:
     import sim.kernels.stalkeriada as SK
     from sim.run.stalkeriada import DEFAULT_PLAYERS, simulate_stalkeriada
 
-    n, players = _size(plan.study.trials["stalkeriada"]), list(DEFAULT_PLAYERS)
+    n, players = batch_size(plan.study.trials["stalkeriada"]), list(DEFAULT_PLAYERS)
     wins, none, rounds = np.zeros((BATCHES, len(players))), np.zeros(BATCHES), np.zeros(BATCHES)
     for k in range(BATCHES):
         r = simulate_stalkeriada(content, players, games=n, seed=plan.seed, rotate_seats=True, first_game=k * n)
@@ -241,3 +243,39 @@ def paired(base: list[Measured], new: list[Measured]) -> list[dict]:
                      "diff_ci95": [lo, hi], "significant": bool(lo > 0 or hi < 0),
                      "size": size_of(mb.unit, mb.value, diff)})
     return sorted(rows, key=lambda r: (not r["significant"], -r["size"] if r["significant"] else 0))
+
+
+@dataclass(frozen=True)
+class ContentComparison:
+    """What moved between content sets ``base`` and ``new`` on the same dice: the content
+    diff (``sim.compare.diff``) and one row per headline number (``paired``), as ``plan`` ran them."""
+
+    base: object
+    new: object
+    content_diff: list
+    rows: list
+    plan: Plan
+    quick: bool
+    elapsed_s: float
+
+    def moved(self) -> list:
+        """The rows whose paired 95% interval excludes 0, largest first."""
+        return [r for r in self.rows if r["significant"]]
+
+    def fields_changed(self) -> str:
+        """``3 fields`` of the content changed."""
+        n = len(self.content_diff)
+        return f"{n} field{'s' * (n != 1)}"
+
+    def provenance(self) -> str:
+        return (f"BASE {self.base} vs NEW {self.new} · {', '.join(self.plan.groups)}; seed {self.plan.seed}, "
+                f"{'quick' if self.quick else 'full'} trial counts of BASE's report.toml / economy.toml, "
+                f"{BATCHES} paired batches on common dice")
+
+    def to_json(self) -> dict:
+        """The JSON of ``zonesim compare --json`` (docs: JSON contracts)."""
+        from sim.run.results import json_safe
+
+        public = ("name", "unit", "base", "new", "diff", "diff_ci95", "significant")
+        return json_safe({"content_diff": self.content_diff,
+                          "metrics": [{k: r[k] for k in public} for r in self.rows]})

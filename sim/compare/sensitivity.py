@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.compare.metrics import BATCHES, Measured, Plan, _size, fight_metrics, paired_interval, stalkeriada_metrics
+from sim.compare.metrics import (BATCHES, Measured, Plan, batch_size, fight_metrics, paired_interval,
+                                 stalkeriada_metrics)
 from sim.content import load_content, schema
 from sim.content.edit import copy_content_with, set_value
 from sim.content.load import ContentError
@@ -132,10 +133,11 @@ def metric_batches(content, plan: Plan, metric: str) -> Measured:
     elif metric == "stalkeriada_no_winner":
         batches = next(m.batches for m in stalkeriada_metrics(content, plan) if m.name == "stalkeriada_no_winner")
     else:
-        from sim.run.journey import get_journey_strategy, simulate_journey
+        import strategies
+        from sim.run.journey import simulate_journey
 
-        loadout, n = plan.study.tiers[plan.study.settings["journey_tier"]], _size(plan.study.trials["journeys"])
-        strategy, days = get_journey_strategy("greedy"), plan.study.settings["journey_days"]
+        loadout, n = plan.study.tiers[plan.study.settings["journey_tier"]], batch_size(plan.study.trials["journeys"])
+        strategy, days = strategies.get("greedy", mode="journey"), plan.study.settings["journey_days"]
         batches = np.array([simulate_journey(content, loadout, strategy, days=days, trials=n, seed=plan.seed,
                                              trial_start=k * n).counts[0] / n for k in range(BATCHES)])
     return Measured(metric, "p", float(batches.mean()), batches)
@@ -203,3 +205,33 @@ def hangs_on(rows) -> list:
         return ci[0] is not None and ci[1] is not None and (ci[0] > 0 or ci[1] < 0)
 
     return [r for r in rows if clear(r["effect_low_ci95"]) or clear(r["effect_high_ci95"])]
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """The metric on the content of ``folder`` and, per assumed number, its effect at the
+    low and high value with paired 95% intervals (``sensitivity``), largest swing first."""
+
+    metric: str
+    base_value: float
+    seed: int
+    parameters: list
+    folder: Path
+    quick: bool
+    elapsed_s: float
+
+    def hangs_on(self) -> list:
+        """The parameters with an effect clear of 0."""
+        return hangs_on(self.parameters)
+
+    def provenance(self) -> str:
+        return (f"content {self.folder} · {len(self.parameters)} assumed numbers, each swung alone; seed {self.seed}, "
+                f"{'quick' if self.quick else 'full'} trial counts of report.toml in {BATCHES} paired batches on "
+                "common dice")
+
+    def to_json(self) -> dict:
+        """The JSON of ``zonesim sensitivity --json`` (docs: JSON contracts)."""
+        from sim.run.results import json_safe
+
+        return json_safe({"metric": self.metric, "base_value": self.base_value, "seed": self.seed,
+                          "parameters": self.parameters})

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from sim.content.load import DEFAULT_DIR, Content, ContentError, _entry, _read
+from sim.content.load import DEFAULT_DIR, Content, ContentError, read_entry, read_toml
 from sim.content.maps import HexMap, load_map, load_terrain, reachable_from
 
 JOURNEY_FILE = "journey.toml"
@@ -70,7 +70,7 @@ def _list_entries(path, raw, section, fields, check_list):
         if not isinstance(table, dict):
             raise ContentError(f"{path}: {label}: expected a table")
         plain = {k: v for k, v in table.items() if fields.get(k, ("",))[0] != "list"}
-        entry = _entry(path, section, table.get("id", label), plain, {k: f for k, f in fields.items()
+        entry = read_entry(path, section, table.get("id", label), plain, {k: f for k, f in fields.items()
                                                                         if f[0] != "list"}, {}, label=label)
         values = dict(entry.fields)
         for field, spec in fields.items():
@@ -121,7 +121,7 @@ def load_journey(content: Content) -> JourneyContent:
     """Load ``journey.toml`` of the content folder, its map and terrain."""
     directory = Path(content.directory)
     path = directory / JOURNEY_FILE
-    raw = _read(directory, JOURNEY_FILE)
+    raw = read_toml(directory, JOURNEY_FILE)
     known = set(SECTIONS) | set(LISTS) | {"attributes", "events", "shops"}
     for key in raw:
         if key not in known:
@@ -133,7 +133,7 @@ def load_journey(content: Content) -> JourneyContent:
         table = {k: v for k, v in raw[section].items() if k not in LEVEL_LISTS}
         if isinstance(table.get("assumed"), list):  # the level lists are checked by _levels
             table["assumed"] = [a for a in table["assumed"] if a not in LEVEL_LISTS]
-        settings.update(_entry(path, section, section, table, fields, {}).fields)
+        settings.update(read_entry(path, section, section, table, fields, {}).fields)
     settings.update(_levels(path, raw["progression"]))
     hexmap = load_map(directory / "maps" / f"{settings['map']}.toml", load_terrain(directory if (
         directory / "terrain.toml").is_file() else DEFAULT_DIR))

@@ -93,7 +93,7 @@ def _check_field(where, field, value, spec, known):
     return float(value) if kind == "float" else value
 
 
-def _entry(path, family, entry_id, table, fields, known, label=None):
+def read_entry(path, family, entry_id, table, fields, known, label=None):
     """Validate one TOML table (at ``path``; shown as ``label``, default the id) into an ``Entry``."""
     where = f"{path}: {label or entry_id}"
     if not isinstance(table, dict):
@@ -124,7 +124,7 @@ def _is_range(pair):
             and pair[0] <= pair[1])
 
 
-def _read(directory, name):
+def read_toml(directory, name):
     """Parse one TOML file, turning decode errors into one-line ContentErrors."""
     path = directory / name
     if not path.is_file():
@@ -144,7 +144,7 @@ def _rules(raw, path):
         table = raw.get(section)
         if not isinstance(table, dict):
             raise ContentError(f"{path}: [{section}]: missing section; copy it from the default rules.toml")
-        entry = _entry(path, "rules", section, table, fields, {})
+        entry = read_entry(path, "rules", section, table, fields, {})
         rules[section] = MappingProxyType({**entry.fields, "assumed": tuple(sorted(entry.assumed))})
     for section in raw:
         if section not in schema.RULES:
@@ -170,7 +170,7 @@ def _items(raw, rules, path):
                 raise ContentError(
                     f"{path}: {family}.{item_id}: id already used in [{items[item_id].family}]; ids must be unique"
                 )
-            entry = _entry(path, family, item_id, table, fields, known, label=f"{family}.{item_id}")
+            entry = read_entry(path, family, item_id, table, fields, known, label=f"{family}.{item_id}")
             defaults = {"deck": rules["market"]["default_deck"]}
             if family == "avoidance":
                 defaults["always"] = False
@@ -207,21 +207,21 @@ def load_content(directory=None) -> Content:
     directory = Path(directory) if directory is not None else DEFAULT_DIR
     if not directory.is_dir():
         raise ContentError(f"{directory}: content folder not found; create one with `zonesim content init {directory}`")
-    rules = _rules(_read(directory, "rules.toml"), directory / "rules.toml")
+    rules = _rules(read_toml(directory, "rules.toml"), directory / "rules.toml")
     base_hp = rules["stalker"]["base_hp"]
     characters = {}
-    for cid, table in _read(directory, "characters.toml").items():
-        e = _entry(directory / "characters.toml", "characters", cid, table, schema.CHARACTER, {})
+    for cid, table in read_toml(directory, "characters.toml").items():
+        e = read_entry(directory / "characters.toml", "characters", cid, table, schema.CHARACTER, {})
         fields = {"max_hp": base_hp, "heal_bonus": 0, "money_bonus": 0, "damage_bonus": 0, **e.fields}
         characters[cid] = Entry(cid, "characters", e.file, MappingProxyType(fields), e.assumed)
     monsters = {}
-    for mid, table in _read(directory, "monsters.toml").items():
-        e = _entry(directory / "monsters.toml", "monsters", mid, table, schema.MONSTER, {})
+    for mid, table in read_toml(directory, "monsters.toml").items():
+        e = read_entry(directory / "monsters.toml", "monsters", mid, table, schema.MONSTER, {})
         fields = {"trophy_price": e["hp"] * rules["market"]["trophy_price_per_hp"], **e.fields}
         monsters[mid] = Entry(mid, "monsters", e.file, MappingProxyType(fields), e.assumed)
     if not characters:
         raise ContentError(f"{directory / 'characters.toml'}: defines no character; add at least one [id] table")
-    items = _items(_read(directory, "items.toml"), rules, directory / "items.toml")
+    items = _items(read_toml(directory, "items.toml"), rules, directory / "items.toml")
     for group, name in ((monsters, "monsters.toml"), (items, "items.toml")):
         for other, other_name in ((characters, "characters.toml"), (monsters, "monsters.toml")):
             if group is other:

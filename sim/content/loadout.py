@@ -50,6 +50,20 @@ class Loadout:
     backpack: tuple = ()
     location: tuple = ()  # Z-29: flashlight, night-vision goggles
 
+    @classmethod
+    def from_options(cls, content: Content, *, character="novice", weapon=None, mods=(), head=None, body=None,
+                     stims=None, medkits=None, explosives=None, escape_item=None, reputation=None, hp=None,
+                     movement=(), avoidance=(), one_shot=(), location=()) -> "Loadout":
+        """The checked loadout the loadout options give (counts as ``{"stimulator": 2}``):
+        ``stims`` are in-combat healing items, ``medkits`` the others (Z-31)."""
+        stims, medkits = dict(stims or {}), dict(medkits or {})
+        _check_healing_kind(content, "--stims", stims, in_combat=True)
+        _check_healing_kind(content, "--medkits", medkits, in_combat=False)
+        return cls(character=character, weapon=weapon, mods=tuple(mods), head=head, body=body,
+                   healing=(*stims.items(), *medkits.items()), explosives=tuple(dict(explosives or {}).items()),
+                   escape_item=escape_item, reputation=reputation, hp=hp, movement=tuple(movement),
+                   avoidance=tuple(avoidance), one_shot=tuple(one_shot), location=tuple(location)).validate(content)
+
     def cards(self):
         """Every card carried, as ``{item_id: count}``."""
         out = {}
@@ -72,7 +86,26 @@ class Loadout:
 
     def describe(self) -> str:
         """The cards in one line (``glonass, stimulator x2``), or "nothing"."""
-        return ", ".join(f"{i} x{n}" if n > 1 else i for i, n in self.cards().items()) or "nothing"
+        return card_line(self.cards().items())
+
+    def by_slot(self, character=False) -> str:
+        """The loadout slot by slot: ``ak47+rebored · helmet/vest · 2 stimulator · camo_cloak``
+        (the firearm with its modifiers or "no firearm", armour, counted cards, escape,
+        Zone-movement and avoidance cards); ``novice: ...`` with the ``character``."""
+        parts = ["+".join([self.weapon, *self.mods]) if self.weapon else "no firearm"]
+        armour = "/".join(a for a in (self.head, self.body) if a)
+        counted = ", ".join(f"{n} {i}" for i, n in (*self.healing, *self.explosives) if n)
+        parts += [p for p in (armour, counted, self.escape_item, *self.movement, *self.avoidance) if p]
+        line = " · ".join(parts)
+        return f"{self.character}: {line}" if character else line
+
+    def columns(self) -> dict:
+        """The fight cards as flat text columns of a table: ``weapon``, ``mods`` (``a,b``), ``head``,
+        ``body``, ``healing`` and ``explosives`` (``id:n,id:n``) and ``escape_item``; "" for none."""
+        counts = lambda pairs: ",".join(f"{i}:{n}" for i, n in pairs)  # noqa: E731
+        return {"weapon": self.weapon or "", "mods": ",".join(self.mods), "head": self.head or "",
+                "body": self.body or "", "healing": counts(self.healing), "explosives": counts(self.explosives),
+                "escape_item": self.escape_item or ""}
 
     def with_card(self, content: Content, item_id: str):
         """This loadout with one more ``item_id``: a slot card takes its slot (the
@@ -243,6 +276,11 @@ SLOT_FAMILIES = ("firearms", "armour", "escape", *ONE_ACTIVE, "one_shot")
 teleports, which do one job (Z-27, Z-28: a second is not needed for one trip)."""
 
 
+def card_line(counts) -> str:
+    """``((card, n), ...)`` in one line (``glonass, stimulator x2``), or "nothing"."""
+    return ", ".join(f"{i} x{n}" if n > 1 else i for i, n in counts) or "nothing"
+
+
 def clones(content: Content, item_id: str) -> frozenset:
     """``item_id`` and every item identical to it but for id, name and price."""
     item = content.items[item_id]
@@ -274,6 +312,15 @@ def _family(content, option, item_id, family):
     if item_id not in content.items or content.items[item_id].family != family:
         choices = ", ".join(e.id for e in content.family(family))
         raise LoadoutError(f"{option}: '{item_id}' is not one of the {family}: {choices}")
+
+
+def _check_healing_kind(content, option, counts, in_combat):
+    """``--stims`` takes in-combat healing items, ``--medkits`` the others (Z-31)."""
+    for item_id in counts:
+        item = content.items.get(item_id)
+        if item is not None and item.family == "healing" and item["in_combat"] != in_combat:
+            kind, other = ("a stimulator", "--stims") if item["in_combat"] else ("a medkit", "--medkits")
+            raise LoadoutError(f"{option}: '{item_id}' is {kind}; give it with {other}")
 
 
 def check_monsters(content: Content, monsters):

@@ -2,9 +2,10 @@
 
 A map is a grid of terrain letters in the "odd-r" offset layout: odd rows sit
 half a hex to the right, coordinates are ``(col, row)`` from ``(0, 0)`` at the
-top left. Entering a hex costs its terrain's steps (Z-35; a road hex costs 1,
-along or onto the road, Z-36); Epicentre hexes are paid from the base budget
-only (Z-26). The default map is ``maps/zone.toml`` (Z-43).
+top left, and a hex's neighbours come in ``sim.hexgrid.MAP_ORDER``. Entering a
+hex costs its terrain's steps (Z-35; a road hex costs 1, along or onto the
+road, Z-36); Epicentre hexes are paid from the base budget only (Z-26). The
+default map is ``maps/zone.toml`` (Z-43).
 
 Every problem raises ``ContentError`` with one line naming the file, the place
 and the fix.
@@ -20,7 +21,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from sim.content.load import DEFAULT_DIR, ContentError, Entry, _entry, _read
+from sim import hexgrid
+from sim.content.load import DEFAULT_DIR, ContentError, Entry, read_entry, read_toml
 
 TERRAIN_FILE = "terrain.toml"
 TERRAIN_FIELDS = {
@@ -31,10 +33,6 @@ IMPASSABLE = "impassable"         # the terrain id no base or site may stand on
 SITE_KINDS = ("artefact", "anomaly")
 BASE_BUDGET = 6                   # Z-34 [G] steps per day without equipment
 JETPACK_STEPS = 3                 # Z-25 the best movement item: 9 steps in all
-
-# Z-43 odd-r neighbour offsets (dcol, drow), by row parity.
-_EVEN_ROW = ((1, 0), (-1, 0), (-1, -1), (0, -1), (-1, 1), (0, 1))
-_ODD_ROW = ((1, 0), (-1, 0), (0, -1), (1, -1), (0, 1), (1, 1))
 
 
 @dataclass(frozen=True)
@@ -75,9 +73,12 @@ class HexMap:
         return 0 <= col < self.width and 0 <= row < self.height
 
     def neighbours(self, col, row):
-        """The on-map neighbours of ``(col, row)`` in the odd-r layout."""
-        offsets = _ODD_ROW if row % 2 else _EVEN_ROW
-        return [(col + dc, row + dr) for dc, dr in offsets if self.in_bounds(col + dc, row + dr)]
+        """The on-map neighbours ``(col, row)`` of ``(col, row)``, in the map's order (Z-43, ``sim.hexgrid``)."""
+        return [(c, r) for r, c in hexgrid.neighbours(row, col, self.height, self.width, hexgrid.MAP_ORDER)]
+
+    def neighbour_table(self):
+        """int64 ``[hex, direction]``: flat neighbour indices in the map's order, -1 off the map."""
+        return hexgrid.neighbour_table(self.height, self.width, hexgrid.MAP_ORDER)
 
     def point(self, point_id):
         """The ``(col, row)`` of the base or site ``point_id``."""
@@ -106,8 +107,8 @@ def load_terrain(content_dir=None) -> dict:
     directory = Path(content_dir) if content_dir is not None else DEFAULT_DIR
     path = directory / TERRAIN_FILE
     terrain, owner = {}, {}
-    for terrain_id, table in _read(directory, TERRAIN_FILE).items():
-        entry = _entry(path, "terrain", terrain_id, table, TERRAIN_FIELDS, {})
+    for terrain_id, table in read_toml(directory, TERRAIN_FILE).items():
+        entry = read_entry(path, "terrain", terrain_id, table, TERRAIN_FIELDS, {})
         letter = entry["letter"]
         if len(letter) != 1 or letter not in string.ascii_uppercase:
             raise ContentError(f"{path}: {terrain_id}.letter: '{letter}' is not one capital letter; use one of A-Z")
@@ -122,7 +123,7 @@ def load_terrain(content_dir=None) -> dict:
     return terrain
 
 
-def _rows(text):
+def grid_rows(text):
     """The non-blank lines of a grid string, split into values."""
     return [line.split() for line in text.splitlines() if line.strip()]
 
@@ -131,7 +132,7 @@ def _terrain_grid(path, text, letters):
     """Parse the ``[map] terrain`` string into terrain indices [row, col]."""
     if not isinstance(text, str):
         raise ContentError(f"{path}: [map] terrain: expected a string of letter rows, got {type(text).__name__}")
-    rows = _rows(text)
+    rows = grid_rows(text)
     if not rows:
         raise ContentError(f"{path}: [map] terrain: no rows; write one row of letters per line")
     for r, row in enumerate(rows):
@@ -151,7 +152,7 @@ def _danger_grid(path, text, shape):
         return np.zeros(shape, dtype=np.int8)
     if not isinstance(text, str):
         raise ContentError(f"{path}: [map] danger: expected a string of digit rows, got {type(text).__name__}")
-    rows = _rows(text)
+    rows = grid_rows(text)
     if len(rows) != shape[0]:
         raise ContentError(f"{path}: danger has {len(rows)} rows, terrain has {shape[0]}; "
                            f"give one danger row per terrain row")
@@ -247,7 +248,7 @@ def load_map(path, terrain=None) -> HexMap:
     """Load and validate a map file; ``terrain`` from ``load_terrain`` (default: the shipped set)."""
     path = Path(path)
     terrain = load_terrain() if terrain is None else terrain
-    raw = _read(path.parent, path.name)
+    raw = read_toml(path.parent, path.name)
     for key in raw:
         if key not in ("map", "bases", "sites"):
             raise ContentError(f"{path}: [{key}]: unknown section; known: map, bases, sites")

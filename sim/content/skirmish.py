@@ -12,9 +12,10 @@ from types import MappingProxyType
 
 import numpy as np
 
-from sim.content.load import Content, ContentError, _entry, _read
+from sim import hexgrid
+from sim.content.load import Content, ContentError, read_entry, read_toml
 from sim.content.loadout import Loadout, LoadoutError, check_monsters
-from sim.content.maps import _rows
+from sim.content.maps import grid_rows
 
 SKIRMISH_FILE = "skirmish.toml"
 PCT = ("int", True, 0)
@@ -90,7 +91,7 @@ def _table(path, raw, key, fields, label=None):
     table = raw.get(key)
     if not isinstance(table, dict):
         raise ContentError(f"{path}: [{key}]: missing section; copy it from the default {SKIRMISH_FILE}")
-    return _entry(path, "skirmish", key, table, fields, {}, label)
+    return read_entry(path, "skirmish", key, table, fields, {}, label)
 
 
 def _grid_table(path, raw, key, known, fields):
@@ -99,7 +100,7 @@ def _grid_table(path, raw, key, known, fields):
     for entry_id, table in raw.get(key, {}).items():
         if entry_id not in known:
             raise ContentError(f"{path}: {key}.{entry_id}: unknown id; use one of: {', '.join(known)}")
-        entry = _entry(path, "skirmish", entry_id, table, fields, {}, f"{key}.{entry_id}")
+        entry = read_entry(path, "skirmish", entry_id, table, fields, {}, f"{key}.{entry_id}")
         out[entry_id] = MappingProxyType(dict(entry.fields))
         assumed += [f"{path.name}: {key}.{entry_id}.{f}" for f in sorted(entry.assumed)]
     return out, assumed
@@ -109,7 +110,7 @@ def load_skirmish(content: Content) -> SkirmishContent:
     """Load and validate ``skirmish.toml`` of the content folder."""
     directory = Path(content.directory)
     path = directory / SKIRMISH_FILE
-    raw = _read(directory, SKIRMISH_FILE)
+    raw = read_toml(directory, SKIRMISH_FILE)
     known = {"rules", "stalker", "characters", "firearms", "monsters", "letters", "arena"}
     for key in raw:
         if key not in known:
@@ -146,33 +147,15 @@ def load_skirmish(content: Content) -> SkirmishContent:
 
 # --- the arena -----------------------------------------------------------------
 
-_STEPS = {0: ((0, 1), (-1, 0), (-1, -1), (0, -1), (1, -1), (1, 0)),
-          1: ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, 0), (1, 1))}
-
-
-def _cube(row, col):
-    x = col - (row - (row & 1)) // 2
-    return x, row, -x - row
-
-
-def _centre(row, col):
-    return col + 0.5 * (row & 1), row * math.sqrt(3) / 2
-
-
 def build_arena(grid) -> Arena:
     """An ``Arena`` from rows of multipliers (0 = blocked), "odd-r" layout."""
     rows, cols = len(grid), len(grid[0])
     n = rows * cols
     mult = np.array([v for row in grid for v in row], np.int64)
-    nbr = np.full((n, 6), -1, np.int64)
-    cube = np.array([_cube(h // cols, h % cols) for h in range(n)], np.int64)
-    for h in range(n):
-        r, c = divmod(h, cols)
-        for d, (dr, dc) in enumerate(_STEPS[r & 1]):
-            if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                nbr[h, d] = (r + dr) * cols + c + dc
-    dist = np.abs(cube[:, None, :] - cube[None, :, :]).max(axis=2)
-    los = _sight(cube, mult, dist, cols)
+    nbr = hexgrid.neighbour_table(rows, cols, hexgrid.COUNTER_CLOCKWISE)  # M-01
+    dist = hexgrid.distance_table(rows, cols)
+    row, col = np.divmod(np.arange(n), cols)
+    los = _sight(np.stack(hexgrid.cube(row, col), axis=1), mult, dist, cols)
     return Arena(cols, rows, mult, nbr, dist, los)
 
 
@@ -193,35 +176,15 @@ def _sight(cube, mult, dist, cols):
             inside = s < k
             t = np.where(inside, s / np.maximum(k, 1), 0.0)
             p = cube[a] + (cube[b] - cube[a]) * t[:, None] + nudge * np.array([1.0, 2.0, -3.0])
-            h, on = _cube_to_hex(_cube_round(p), cols, n // cols)
+            h, on = hexgrid.cube_to_index(hexgrid.cube_round(p), n // cols, cols)
             ok &= ~(inside & on & blocked[np.where(inside & on, h, a)] & (h != a) & (h != b))
         clear |= ok
     return clear.reshape(n, n)
 
 
-def _cube_round(p):
-    """Round fractional cube coordinates (rows of x, y, z) to the nearest hex."""
-    r = np.rint(p)
-    d = np.abs(r - p)
-    fix_x = (d[:, 0] > d[:, 1]) & (d[:, 0] > d[:, 2])
-    fix_y = ~fix_x & (d[:, 1] > d[:, 2])
-    fix_z = ~fix_x & ~fix_y
-    r[fix_x, 0] = -r[fix_x, 1] - r[fix_x, 2]
-    r[fix_y, 1] = -r[fix_y, 0] - r[fix_y, 2]
-    r[fix_z, 2] = -r[fix_z, 0] - r[fix_z, 1]
-    return r.astype(np.int64)
-
-
-def _cube_to_hex(c, cols, rows):
-    """Hex indices of cube coordinates and whether each is on the arena."""
-    row = c[:, 1]
-    col = c[:, 0] + (row - (row & 1)) // 2
-    return row * cols + col, (row >= 0) & (row < rows) & (col >= 0) & (col < cols)
-
-
 def arena_from_text(path, text, letters) -> list:
     """Rows of multipliers from a terrain text of letters."""
-    rows = _rows(text)
+    rows = grid_rows(text)
     if not rows:
         raise ContentError(f"{path}: terrain: empty; give rows of letters ({', '.join(letters)})")
     width = len(rows[0])
@@ -247,7 +210,7 @@ def load_arena(sk: SkirmishContent, arena_file=None, size=None) -> Arena:
     if arena_file is None:
         return build_arena(arena_from_text(sk.path, sk.arena["terrain"], sk.letters))
     path = Path(arena_file)
-    raw = _read(path.parent, path.name)
+    raw = read_toml(path.parent, path.name)
     table = raw.get("map", raw.get("arena"))
     if not isinstance(table, dict) or not isinstance(table.get("terrain"), str):
         raise ContentError(f"{path}: [map] terrain: missing; give rows of terrain letters as in maps/zone.toml")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from sim.content.load import Content, ContentError, _entry, _read
+from sim.content.load import Content, ContentError, read_entry, read_toml
 
 STALKERIADA_FILE = "stalkeriada.toml"
 TILE_KINDS = ("loot", "zuda", "mosquito_bald", "fire_fluff", "devils_cabbage", "trap", "swamp_2", "swamp_3",
@@ -108,7 +108,7 @@ def load_stalkeriada(content: Content) -> StalkeriadaContent:
     """Load and validate ``stalkeriada.toml`` of the content folder."""
     directory = Path(content.directory)
     path = directory / STALKERIADA_FILE
-    raw = _read(directory, STALKERIADA_FILE)
+    raw = read_toml(directory, STALKERIADA_FILE)
     for key in raw:
         if key not in SECTIONS:
             raise ContentError(f"{path}: [{key}]: unknown section; known: {', '.join(SECTIONS)}")
@@ -126,7 +126,7 @@ def load_stalkeriada(content: Content) -> StalkeriadaContent:
             if isinstance(table.get("assumed"), list):
                 table["assumed"] = [a for a in table["assumed"] if a != name]
                 assumed += [f"{path.name}: {section}.{name}"] if name in raw[section]["assumed"] else []
-        entry = _entry(path, "stalkeriada", section, table, fields, {})
+        entry = read_entry(path, "stalkeriada", section, table, fields, {})
         settings[section] = MappingProxyType(dict(entry.fields))
         assumed += [f"{path.name}: {section}.{f}" for f in sorted(entry.assumed)]
     _check(path, settings)

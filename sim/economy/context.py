@@ -508,10 +508,6 @@ def fight_measure_for(content: Content, family=None):
                                                family[name] if family else strategies.get(name))
 
 
-MODE_TRIALS = {"fight": 200_000, "skirmish": 20_000, "journey": 20_000, "stalkeriada": 2_000}
-"""Default valuation trials per kit of each scenario mode."""
-
-
 def scenario(content: Content, settings: EconomyContext, *, mode="fight", monsters=(), loadout=None,
              strategies=(), opponents=(), days=30, budgets=(), trials=None, selection=None, seed=1, client=None,
              store=None) -> Context:
@@ -521,9 +517,15 @@ def scenario(content: Content, settings: EconomyContext, *, mode="fight", monste
     planners ``strategies`` against ``opponents``). The tiers: the given
     ``loadout`` as it is, else the ``budgets`` (default: economy.toml's) with
     the shopper; ``strategies`` is the family (``strongest`` in fights: every
-    built-in and the tactician grid). ``trials`` per kit (``MODE_TRIALS``),
-    ``selection`` per kit for the shopper (default a tenth of ``trials``)."""
-    trials = MODE_TRIALS[mode] if trials is None else trials
+    built-in and the tactician grid). ``trials`` per kit (the mode's
+    ``valuation_trials``, ``sim.modes``), ``selection`` per kit for the shopper
+    (default a tenth of ``trials``). The mode's ``valuation`` builds it."""
+    from sim.modes import MODES, resolve
+
+    valued = [name for name, m in MODES.items() if m.valuation]
+    if mode not in valued:
+        raise ContentError(f"--mode: '{mode}' has no valuation scenario; use one of: {', '.join(valued)}")
+    trials = MODES[mode].valuation_trials if trials is None else trials
     batches = settings.batches
     if trials < 2 * batches:
         raise ContentError(f"--trials: {trials}; give at least {2 * batches} for {batches} paired batches")
@@ -531,33 +533,67 @@ def scenario(content: Content, settings: EconomyContext, *, mode="fight", monste
     selection = max(2 * SELECTION_BATCHES, trials // 10) if selection is None else selection
     common = dict(seed=seed, trials=trials, selection=selection, batches=batches, bootstrap=settings.bootstrap,
                   price_step=settings.price_step, max_count=settings.max_count, client=client, store=store)
-    if mode == "stalkeriada":
-        return TableContext(content, mode, "win rate", f"the planner's win rate against {', '.join(o.name for o in opponents)}",
-                            planners=tuple(strategies), opponents=tuple(opponents), **common)
-    character = loadout.character if loadout is not None else settings.character
-    tiers = (KitTiers((), (("the given loadout", loadout),), character) if loadout is not None else
-             KitTiers(tuple(sorted(budgets or settings.budgets)), (), character))
-    if mode == "journey":
-        names = tuple(strategies) or settings.strategies
-        return CampaignContext(content, mode, "days to spare", f"days to spare finishing every order in {days} days",
-                               days=days, strategies=names, tier_plan=tiers, **common)
-    monsters = tuple(monsters)
-    if mode == "skirmish":
-        from sim.content.skirmish import load_arena, load_skirmish
-        from sim.run.skirmish import get_skirmish_strategy, skirmish_measure
+    setup = Scenario(content, settings, tuple(monsters), loadout, tuple(strategies), tuple(opponents), days,
+                     tuple(budgets))
+    return resolve(MODES[mode].valuation)(setup, common)
 
-        sk = load_skirmish(content)
-        arena = load_arena(sk)
-        names = tuple(strategies) or ("hold",)
-        family = {n: get_skirmish_strategy(n) for n in names}
-        return SurvivalContext(content, mode, "survival", f"the chance to survive a skirmish against "
-                               f"{' + '.join(monsters)}", groups=(monsters,), strategies=names,
-                               measure_for=lambda n, g: skirmish_measure(content, sk, g, arena, family[n]),
-                               tier_plan=tiers, label="skirmish", **common)
-    family = fight_family(strategies)
-    return SurvivalContext(content, "fight", "survival", f"the chance to survive a fight against "
-                           f"{' + '.join(monsters)}", groups=(monsters,), strategies=tuple(family),
-                           measure_for=fight_measure_for(content, family), tier_plan=tiers, **common)
+
+@dataclass(frozen=True)
+class Scenario:
+    """The options of a ``zonesim value`` / ``tune`` scenario, as ``scenario`` is given them."""
+
+    content: Content
+    settings: EconomyContext
+    monsters: tuple
+    loadout: Loadout | None
+    strategies: tuple
+    opponents: tuple
+    days: int
+    budgets: tuple
+
+    def tiers(self) -> KitTiers:
+        """The given loadout as it is, else the budgets (default: economy.toml's) with the shopper."""
+        if self.loadout is not None:
+            return KitTiers((), (("the given loadout", self.loadout),), self.loadout.character)
+        return KitTiers(tuple(sorted(self.budgets or self.settings.budgets)), (), self.settings.character)
+
+
+def table_scenario(s: Scenario, common: dict) -> Context:
+    """A Stalkeriada table: the planners ``s.strategies`` against ``s.opponents``; the outcome is the win rate."""
+    return TableContext(s.content, "stalkeriada", "win rate",
+                        f"the planner's win rate against {', '.join(o.name for o in s.opponents)}",
+                        planners=s.strategies, opponents=s.opponents, **common)
+
+
+def journey_scenario(s: Scenario, common: dict) -> Context:
+    """Campaigns of ``s.days`` days under the journey strategies (default economy.toml's); outcome: days to spare."""
+    return CampaignContext(s.content, "journey", "days to spare",
+                           f"days to spare finishing every order in {s.days} days", days=s.days,
+                           strategies=s.strategies or s.settings.strategies, tier_plan=s.tiers(), **common)
+
+
+def skirmish_scenario(s: Scenario, common: dict) -> Context:
+    """One skirmish of the party against ``s.monsters`` (strategy default ``hold``); outcome: survival."""
+    import strategies as registry
+    from sim.content.skirmish import load_arena, load_skirmish
+    from sim.run.skirmish import skirmish_measure
+
+    sk = load_skirmish(s.content)
+    arena = load_arena(sk)
+    names = s.strategies or ("hold",)
+    family = {n: registry.get(n, mode="skirmish") for n in names}
+    return SurvivalContext(s.content, "skirmish", "survival", f"the chance to survive a skirmish against "
+                           f"{' + '.join(s.monsters)}", groups=(s.monsters,), strategies=names,
+                           measure_for=lambda n, g: skirmish_measure(s.content, sk, g, arena, family[n]),
+                           tier_plan=s.tiers(), label="skirmish", **common)
+
+
+def fight_scenario(s: Scenario, common: dict) -> Context:
+    """One fight against ``s.monsters`` under the fight strategies (default fighter); outcome: survival."""
+    family = fight_family(s.strategies)
+    return SurvivalContext(s.content, "fight", "survival", f"the chance to survive a fight against "
+                           f"{' + '.join(s.monsters)}", groups=(s.monsters,), strategies=tuple(family),
+                           measure_for=fight_measure_for(s.content, family), tier_plan=s.tiers(), **common)
 
 
 def fight_family(names) -> dict:

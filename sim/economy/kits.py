@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from sim.content import Content
-from sim.content.loadout import Loadout, SLOT_FAMILIES, clones, kind
+from sim.content.loadout import Loadout, SLOT_FAMILIES, card_line, clones, kind
 
 VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "location",
                    "avoidance", "one_shot")
@@ -48,13 +48,13 @@ def loadout_comparison(content: Content, kit: Loadout, item_id: str) -> Comparis
     held = set(kit.cards()) & own_kind
     base = Comparison(item_id, item.family, item["price"], own_kind, "", in_kit=bool(held & copies))
     if item.family == "modifiers" and kit.weapon != item["firearm"]:
-        without = replace(kit, weapon=item["firearm"], mods=())
+        without = kit.with_card(content, item["firearm"])
         basis = f"on a {item['firearm']} in place of {kit.weapon or 'no firearm'}"
     else:
         without = kit.without(own_kind)
         basis = ("in its slot, against no card of its kind" if item.family in SLOT_FAMILIES else
                  f"on the kit's {kit.weapon}" if item.family == "modifiers" else "one card, against none of its copies")
-    with_kit = without.with_card(content, item_id)
+    with_kit = None if without is None else without.with_card(content, item_id)
     if with_kit is None:
         return replace(base, basis=basis, reason=f"the kit has no room for it ({kit.describe()}: a deck or the "
                                                  "explosives cap, Z-11, Z-18)")
@@ -110,7 +110,8 @@ class ShopKit:
         return sum(shop[i] * n for i, n in self.items)
 
     def describe(self) -> str:
-        return ", ".join(f"{i} x{n}" if n > 1 else i for i, n in self.items if n) or "nothing"
+        """The items bought in one line (``ozk, nut x2``), or "nothing"."""
+        return card_line(self.cards().items())
 
 
 def shop_comparisons(shop: dict, kit: ShopKit, cards) -> list:

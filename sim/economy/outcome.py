@@ -164,9 +164,9 @@ class JourneyOutcome(Outcome):
     unit = "days to spare"
 
     def __post_init__(self):
-        from sim.run.journey import get_journey_strategy  # compiles the kernels: after the input checks
+        import strategies  # compiles the kernels: after the input checks
 
-        self.strategy = get_journey_strategy(self.strategy_name)
+        self.strategy = strategies.get(self.strategy_name, mode="journey")
         self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed])
 
     def task(self):

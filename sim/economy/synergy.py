@@ -89,3 +89,12 @@ def _batch_log_odds(survived, batches):
     survivor) stays finite."""
     return np.array([math.log((part.sum() + 0.5) / (len(part) - part.sum() + 0.5))
                      for part in np.array_split(survived, batches)])
+
+
+def context_synergies(content: Content, ctx, base: Loadout, pairs=()) -> pl.DataFrame:
+    """The ``pairs`` (default: ``synergy_pairs``) with the loadout ``base`` given to the
+    context ``ctx``, under the strategy its tier picked, on at most 200,000 trials."""
+    strategy = ctx.tiers()[0].choose().strategy
+    measure = ctx.measure_for(strategy, ctx.groups[0])
+    return synergies(content, base, measure, list(pairs) or synergy_pairs(content, base),
+                     trials=min(ctx.trials, 200_000), seed=ctx.seed)

@@ -212,9 +212,11 @@ class PaceTune:
     steps: list  # [{"factor", "finished"}] in bisection order
     games: int
     seed: int
+    players: tuple = ()  # the planners' names in seat order
 
     def to_json(self) -> dict:
-        return {"objective": f"target-finish={self.target}", "move": self.move, "factor": self.factor,
+        """The JSON of ``zonesim tune --objective target-finish=P --json``."""
+        return {"players": list(self.players), "objective": f"target-finish={self.target}", "move": self.move, "factor": self.factor,
                 "finished": self.finished, "old_prices": self.start, "new_prices": self.prices,
                 "steps": self.steps, "games": self.games, "seed": self.seed}
 

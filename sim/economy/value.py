@@ -293,6 +293,7 @@ class EconomyResult:
     elapsed_s: float
     runs: int
     value_replicas: dict = field(default_factory=dict)  # item -> bootstrap replicas of the overall value
+    synergy: pl.DataFrame | None = None  # the pairs measured with a given loadout (``sim.economy.synergy``)
 
     def describe(self) -> dict:
         return self.context.describe()
@@ -315,9 +316,10 @@ class EconomyResult:
 
     def to_json(self) -> dict:
         """The JSON of ``zonesim value --json`` (docs: JSON contracts)."""
+        pairs = {} if self.synergy is None else {"synergy": self.synergy.to_dicts()}
         return json_safe({"context": {**self.describe(), "tiers": [t.describe() for t in self.tiers],
                                       "rate": self.rate, "elapsed_s": self.elapsed_s},
-                          "items": self.items})
+                          "items": self.items, **pairs})
 
 
 def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResult:

@@ -181,7 +181,7 @@ def _count(value, what: str) -> int:
     return value
 
 
-def _prepare_stalker(content: dict, loadout: dict) -> StalkerState:
+def prepare_stalker(content: dict, loadout: dict) -> StalkerState:
     rules = content["rules"]
     items = content["items"]
     fight_rules = rules["fight"]
@@ -295,7 +295,7 @@ def _prepare_stalker(content: dict, loadout: dict) -> StalkerState:
     )
 
 
-def _prepare_monsters(content: dict, monsters: list) -> list:
+def prepare_monsters(content: dict, monsters: list) -> list:
     if not monsters:
         raise ValueError("a fight needs at least one monster")
     out = []
@@ -329,7 +329,7 @@ def _carried_in_order(content: dict, carried: dict, table: str) -> list:
 # --------------------------------------------------------------------------
 
 
-def _fighter_pre_fight_heal(content: dict, stalker: StalkerState, used: dict) -> None:
+def fighter_pre_fight_heal(content: dict, stalker: StalkerState, used: dict) -> None:
     """Z-31: medkits out of combat.
 
     While some carried out-of-combat item (in_combat = false) heals no more
@@ -352,7 +352,7 @@ def _fighter_pre_fight_heal(content: dict, stalker: StalkerState, used: dict) ->
         _use_healing(content, stalker, best, used)
 
 
-def _fighter_target(monsters: list) -> MonsterState:
+def fighter_target(monsters: list) -> MonsterState:
     """The lowest-index living monster."""
     for m in monsters:
         if m.alive:
@@ -433,7 +433,7 @@ STRATEGIES = {
 # --------------------------------------------------------------------------
 
 
-def _stalker_attack(content: dict, stalker: StalkerState, target: MonsterState,
+def stalker_attack(content: dict, stalker: StalkerState, target: MonsterState,
                     dice: Stream, used: dict) -> None:
     """Step b: one attack on the target, firearm or one explosive (Z-15..Z-19)."""
     explosive_id = _fighter_explosive(content, stalker)
@@ -454,14 +454,14 @@ def _stalker_attack(content: dict, stalker: StalkerState, target: MonsterState,
     target.hp -= damage
 
 
-def _monster_attack(monster: MonsterState, stalker: StalkerState, dice: Stream) -> None:
+def monster_attack(monster: MonsterState, stalker: StalkerState, dice: Stream) -> None:
     """Step c: one monster hit: monster.dice d6 + bonus - stalker defence, min 0 (Z-15, Z-23, Z-37)."""
     roll = dice.roll(monster.dice, 6)
     damage = max(0, roll + monster.bonus - stalker.defence)
     stalker.hp -= damage
 
 
-def _survives_hit(content: dict, stalker: StalkerState, used: dict) -> bool:
+def survives_hit(content: dict, stalker: StalkerState, used: dict) -> bool:
     """Z-08 after a hit left hp <= 0: death unless the carried stimulators can save him.
 
     Death if hp + (heal + heal_bonus of every carried in-combat item) < 1; then
@@ -483,7 +483,7 @@ def _survives_hit(content: dict, stalker: StalkerState, used: dict) -> bool:
     return True
 
 
-def _result(outcome: str, rounds: int, stalker: StalkerState, used: dict) -> dict:
+def outcome_record(outcome: str, rounds: int, stalker: StalkerState, used: dict) -> dict:
     return {
         "outcome": outcome,
         "rounds": rounds,
@@ -506,8 +506,8 @@ def simulate_fight(content: dict, loadout: dict, monsters: list, strategy: str,
     plan = STRATEGIES[strategy]
     fight_rules = content["rules"]["fight"]
 
-    stalker = _prepare_stalker(content, loadout)
-    foes = _prepare_monsters(content, monsters)
+    stalker = prepare_stalker(content, loadout)
+    foes = prepare_monsters(content, monsters)
     used = {}
 
     stalker_dice = Stream(seed, trial, STALKER)
@@ -515,14 +515,14 @@ def simulate_fight(content: dict, loadout: dict, monsters: list, strategy: str,
     escape_dice = Stream(seed, trial, ESCAPE)
 
     # 1. Pre-fight heal, out of combat (Z-31).
-    _fighter_pre_fight_heal(content, stalker, used)
+    fighter_pre_fight_heal(content, stalker, used)
 
     # 2. Escape (Z-32, Z-33; Z-38: one roll before the first round).
     if plan.tries_escape:
         if stalker.reputation <= fight_rules["escape_auto_max"]:
-            return _result("escape", 0, stalker, used)  # Z-33 [A] no roll
+            return outcome_record("escape", 0, stalker, used)  # Z-33 [A] no roll
         if escape_dice.die(6) >= stalker.reputation:
-            return _result("escape", 0, stalker, used)
+            return outcome_record("escape", 0, stalker, used)
 
     # 3. Rounds (Z-38): the stalker attacks first, then each living monster.
     max_rounds = fight_rules["max_rounds"]
@@ -530,21 +530,21 @@ def simulate_fight(content: dict, loadout: dict, monsters: list, strategy: str,
         # a. in-combat heal by choice: the built-in strategies do none.
 
         # b. the stalker attacks.
-        target = _fighter_target(foes)
-        _stalker_attack(content, stalker, target, stalker_dice, used)
+        target = fighter_target(foes)
+        stalker_attack(content, stalker, target, stalker_dice, used)
         if not any(m.alive for m in foes):
-            return _result("win", r, stalker, used)
+            return outcome_record("win", r, stalker, used)
 
         # c. each living monster, in list order, attacks.
         for m in foes:
             if not m.alive:
                 continue
-            _monster_attack(m, stalker, monster_dice)
-            if stalker.hp <= 0 and not _survives_hit(content, stalker, used):
-                return _result("death", r, stalker, used)  # Z-08
+            monster_attack(m, stalker, monster_dice)
+            if stalker.hp <= 0 and not survives_hit(content, stalker, used):
+                return outcome_record("death", r, stalker, used)  # Z-08
 
     # Z-38: after max_rounds both sides alive: the stalker walks away.
-    return _result("draw", max_rounds, stalker, used)
+    return outcome_record("draw", max_rounds, stalker, used)
 
 
 def run_fights(content: dict, loadout: dict, monsters: list, strategy: str, seed: int,

@@ -198,17 +198,17 @@ from fractions import Fraction
 
 from sim.reference.fight import (
     STRATEGIES,
-    Stream,
     StalkerState,
-    _fighter_pre_fight_heal,
-    _fighter_target,
-    _monster_attack,
-    _prepare_monsters,
-    _prepare_stalker,
-    _result,
-    _stalker_attack,
-    _survives_hit,
+    Stream,
+    fighter_pre_fight_heal,
+    fighter_target,
     load_content,
+    monster_attack,
+    outcome_record,
+    prepare_monsters,
+    prepare_stalker,
+    stalker_attack,
+    survives_hit,
 )
 
 # --------------------------------------------------------------------------
@@ -229,7 +229,9 @@ ORDER_CHOICES = ("listed", "nearest")  # stage D: strategy "order_choice", the f
 EVENT_KINDS = ("nothing", "monster", "trap", "skill", "find")
 KIND_TABLE = {"monster": "monster_groups", "trap": "traps", "skill": "skill_events", "find": "finds"}
 
-# Z-43 odd-r neighbour offsets (dcol, drow), by row parity (as sim/content/maps.py).
+# Z-43 odd-r neighbour offsets (dcol, drow), by row parity, in the map's order (E, W, NW, NE, SW, SE).
+# Read from the rules on their own, not from sim.hexgrid: the reference is an independent
+# reading of the rules, so the cross-check catches a mistake in either.
 _EVEN_ROW = ((1, 0), (-1, 0), (-1, -1), (0, -1), (-1, 1), (0, 1))
 _ODD_ROW = ((1, 0), (-1, 0), (0, -1), (1, -1), (0, 1), (1, 1))
 
@@ -473,7 +475,7 @@ def _nonzero(d: dict) -> dict:
 def _check_loadout(content: dict, loadout: dict) -> None:
     """Reject what the fight reference rejects, unknown movement / avoidance items,
     an item twice in a list, and a loadout needing more cards than a deck holds (Z-11)."""
-    _prepare_stalker(content, {**loadout, "reputation": 0, "hp": None})
+    prepare_stalker(content, {**loadout, "reputation": 0, "hp": None})
     for key, table in (("movement", "movement"), ("avoidance", "avoidance"), ("one_shot", "one_shot"),
                        ("location", "location")):
         ids = list(loadout.get(key) or [])
@@ -632,15 +634,15 @@ def fight_on_state(content: dict, stalker: StalkerState, monsters: list, strateg
     """
     plan = STRATEGIES[strategy]
     fight_rules = content["rules"]["fight"]
-    foes = _prepare_monsters(content, monsters)
+    foes = prepare_monsters(content, monsters)
     mine = {}
 
     # 1. Pre-fight heal, out of combat (Z-31).
-    _fighter_pre_fight_heal(content, stalker, mine)
+    fighter_pre_fight_heal(content, stalker, mine)
 
     def done(outcome, rounds):
         _add_counts(used, mine)
-        return _result(outcome, rounds, stalker, mine)
+        return outcome_record(outcome, rounds, stalker, mine)
 
     # 2. Escape (Z-32, Z-33): one roll before the first round, if the strategy tries.
     if plan.tries_escape:
@@ -652,15 +654,15 @@ def fight_on_state(content: dict, stalker: StalkerState, monsters: list, strateg
     # 3. Rounds (Z-38): the stalker attacks first, then each living monster in list order.
     max_rounds = fight_rules["max_rounds"]
     for r in range(1, max_rounds + 1):
-        target = _fighter_target(foes)
-        _stalker_attack(content, stalker, target, stalker_dice, mine)
+        target = fighter_target(foes)
+        stalker_attack(content, stalker, target, stalker_dice, mine)
         if not any(m.alive for m in foes):
             return done("win", r)
         for m in foes:
             if not m.alive:
                 continue
-            _monster_attack(m, stalker, monster_dice)
-            if stalker.hp <= 0 and not _survives_hit(content, stalker, mine):
+            monster_attack(m, stalker, monster_dice)
+            if stalker.hp <= 0 and not survives_hit(content, stalker, mine):
                 return done("death", r)  # Z-08
     return done("draw", max_rounds)  # Z-38: the stalker walks away
 
@@ -878,7 +880,7 @@ class _Trial:
         armour and escape item derived from the owned cards, among the loadout's only."""
         c = self.carried
         weapon = self._active("weapon")
-        st = _prepare_stalker(self.content, {
+        st = prepare_stalker(self.content, {
             "character": self.character_id, "weapon": weapon,
             "mods": self._active_list("mods") if weapon is not None else [],  # Z-21: the bonus needs the firearm
             "head": self._active("head"), "body": self._active("body"), "healing": dict(c.healing),
@@ -911,7 +913,7 @@ class _Trial:
         if self.hp > 0:
             return True
         st = self._fight_state()
-        alive = _survives_hit(self.content, st, self.used)
+        alive = survives_hit(self.content, st, self.used)
         self._take_back(st)
         return alive
 
@@ -961,7 +963,7 @@ class _Trial:
             # After any event with the stalker alive, unless a missed turn ended the day (K-07):
             # the out-of-combat heal (Z-31).
             st = self._fight_state()
-            _fighter_pre_fight_heal(self.content, st, self.used)
+            fighter_pre_fight_heal(self.content, st, self.used)
             self._take_back(st)
         return alive
 

@@ -131,7 +131,9 @@ FACE_UP_WEIGHT = {"stop": 3, "pointer": 3, "jumping_pointer": 3}
 DEADLY_ALWAYS = frozenset(("mosquito_bald", "trap"))  # deadly to s whatever he wears
 COLLECT_BLOCKING = frozenset(("flip", "corridor"))    # blocked for the planner in collect mode only
 
-# Odd-r offsets (dr, dc) of directions 0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE.
+# S-13 odd-r offsets (dr, dc) of directions 0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE. Read from the rules on
+# their own, not from sim.hexgrid: the reference is an independent reading of the rules, so the
+# cross-check catches a mistake in either.
 _EVEN_ROW = ((0, 1), (-1, 0), (-1, -1), (0, -1), (1, -1), (1, 0))
 _ODD_ROW = ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, 0), (1, 1))
 
@@ -271,7 +273,7 @@ class _Seat:
         return self.place[0] in ("outside", "gate", "cell")
 
 
-class _Move:
+class Move:
     """The Zone move of one turn: steps left, the forced next step, whether the turn is over."""
 
     def __init__(self, steps: int):
@@ -280,7 +282,7 @@ class _Move:
         self.ended = False
 
 
-class _Game:
+class Game:
     def __init__(self, settings, seat_params, seed: int, game: int):
         if not 2 <= len(seat_params) <= 6:
             raise ValueError("2 to 6 seats")
@@ -432,7 +434,7 @@ class _Game:
         seat.stats["arrests"] += 1
         return False
 
-    def death(self, seat: _Seat, cause: str, move: _Move) -> None:
+    def death(self, seat: _Seat, cause: str, move: Move) -> None:
         """S-23 (S-19 extra life first); S-15 Mosquito Bald and failed trap rolls."""
         if seat.lives > 0:
             seat.lives -= 1
@@ -450,7 +452,7 @@ class _Game:
         seat.stats["deaths_" + cause] += 1
         move.ended = True
 
-    def trap_roll(self, seat: _Seat, prev, cause: str, move: _Move) -> None:
+    def trap_roll(self, seat: _Seat, prev, cause: str, move: Move) -> None:
         """S-15: survive on trap_survive_on+, the backpack (chips, container) laid on the previous
         cell (lost when he came from the gate), then the Butcher."""
         if seat.d6() >= self.s["zone"]["trap_survive_on"]:
@@ -594,7 +596,7 @@ class _Game:
     # ---- Zone (S-13..S-22) -----------------------------------------------
 
     def zone_move(self, seat: _Seat) -> None:
-        move = _Move(seat.d6())  # S-13
+        move = Move(seat.d6())  # S-13
         while move.steps > 0 and not move.ended:
             if move.forced is not None:  # S-20: the pointer sets this step
                 d, jump = move.forced
@@ -610,7 +612,7 @@ class _Game:
                 self.decided_step(seat, move)
             self.check_cells()
 
-    def decided_step(self, seat: _Seat, move: _Move) -> None:
+    def decided_step(self, seat: _Seat, move: Move) -> None:
         a = planner_step(self, seat)
         kind, where = seat.place
         if a in range(6):
@@ -632,7 +634,7 @@ class _Game:
         else:  # -1 or any other answer: stop
             move.ended = True
 
-    def leave_zone(self, seat: _Seat, j: int, move: _Move) -> None:
+    def leave_zone(self, seat: _Seat, j: int, move: Move) -> None:
         """S-12: the way out over fence j, with the same ambush checks."""
         fence = self.s["fence"]
         move.steps -= 1
@@ -667,7 +669,7 @@ class _Game:
             return
         seat.nut_at = landed[-1]
 
-    def enter(self, seat: _Seat, target: int, move: _Move) -> None:
+    def enter(self, seat: _Seat, target: int, move: Move) -> None:
         # S-20: was the cell face down when this step began (so that this step, by s
         # or his partner, revealed it)?
         revealed_now = not self.face_up[target]
@@ -698,7 +700,7 @@ class _Game:
             seat.container_at = None
         self.tile_acts(seat, tile, prev, revealed_now, move)
 
-    def tile_acts(self, seat: _Seat, tile: str, prev, revealed_now: bool, move: _Move) -> None:
+    def tile_acts(self, seat: _Seat, tile: str, prev, revealed_now: bool, move: Move) -> None:
         if tile == "mosquito_bald":  # S-15
             self.death(seat, "mosquito", move)
         elif tile in OZK_PROOF:  # S-15
@@ -808,7 +810,7 @@ class _Game:
 # --------------------------------------------------------------------------
 
 
-def _deadly(game: _Game, seat: _Seat, n: int) -> bool:
+def _deadly(game: Game, seat: _Seat, n: int) -> bool:
     """Face up and deadly to s: mosquito_bald, trap, or fire_fluff / devils_cabbage without ozk."""
     if not game.face_up[n]:
         return False
@@ -821,7 +823,7 @@ def _faces_in(ambush_on: int) -> int:
     return min(ambush_on, 7) - 1
 
 
-def _fence_score(game: _Game, seat: _Seat, j: int) -> int:
+def _fence_score(game: Game, seat: _Seat, j: int) -> int:
     """12 x W x the chance to get in at fence j, by the content's fence weights and ambush rolls.
 
     0 whatever the fence if the front cell (0, j) is face up and deadly to s.
@@ -838,7 +840,7 @@ def _fence_score(game: _Game, seat: _Seat, j: int) -> int:
     return sum(chance[kind] * f[kind] for kind in FENCE_TYPES)
 
 
-def planner_fence(game: _Game, seat: _Seat) -> int:
+def planner_fence(game: Game, seat: _Seat) -> int:
     """FENCE: the highest score, lowest j on ties."""
     best = 0
     for j in range(1, game.n_fence):
@@ -847,13 +849,13 @@ def planner_fence(game: _Game, seat: _Seat) -> int:
     return best
 
 
-def planner_slide(game: _Game, seat: _Seat, j: int, k: int) -> int:
+def planner_slide(game: Game, seat: _Seat, j: int, k: int) -> int:
     """SLIDE(k): highest score within k, then the nearest, then the lowest j'."""
     candidates = range(max(0, j - k), min(game.n_fence - 1, j + k) + 1)
     return min(candidates, key=lambda j2: (-_fence_score(game, seat, j2), abs(j2 - j), j2))
 
 
-def planner_buy(game: _Game, seat: _Seat) -> int:
+def planner_buy(game: Game, seat: _Seat) -> int:
     """BUY: pliers, then nuts up to the count kept, then the OZK, each keeping the reserve."""
     p = seat.params
     shop = game.s["shop"]
@@ -874,7 +876,7 @@ def planner_jelly(seat: _Seat):
     return seat.params["jelly"]
 
 
-def _blocked(game: _Game, seat: _Seat, n: int, home: bool) -> bool:
+def _blocked(game: Game, seat: _Seat, n: int, home: bool) -> bool:
     """Another stalker on n, or n face up and deadly to s, or (collect mode) a face-up flip / corridor."""
     if game.occupied_by_other(n, seat):
         return True
@@ -883,7 +885,7 @@ def _blocked(game: _Game, seat: _Seat, n: int, home: bool) -> bool:
     return not home and game.face_up[n] and game.tiles[n] in COLLECT_BLOCKING
 
 
-def _weight(game: _Game, n: int) -> int:
+def _weight(game: Game, n: int) -> int:
     if not game.face_up[n]:
         return 2
     tile, zone = game.tiles[n], game.s["zone"]
@@ -892,7 +894,7 @@ def _weight(game: _Game, n: int) -> int:
     return FACE_UP_WEIGHT.get(tile, 1)
 
 
-def _exit_cost(game: _Game, seat: _Seat, x: int):
+def _exit_cost(game: Game, seat: _Seat, x: int):
     """Exit cost of front-row cell (0, j), j < F, whose fence j is face up and a fence when s has
     pliers or a gap: 1 + (the d6 faces that ambush him there) // 2 (default content: fence 1,
     gap 2); None if x is not an exit cell."""
@@ -906,7 +908,7 @@ def _exit_cost(game: _Game, seat: _Seat, x: int):
     return None
 
 
-def _is_goal(game: _Game, seat: _Seat, n: int, home: bool, with_chips) -> bool:
+def _is_goal(game: Game, seat: _Seat, n: int, home: bool, with_chips) -> bool:
     up, tile = game.face_up[n], game.tiles[n]
     if home:  # both take him to the City with his backpack
         return up and tile in ("corridor", "flip")
@@ -915,7 +917,7 @@ def _is_goal(game: _Game, seat: _Seat, n: int, home: bool, with_chips) -> bool:
             or (up and tile == "golden_ball" and not game.ball_used and game.ball_revealer == seat.index))
 
 
-def _distances(game: _Game, seat: _Seat, home: bool) -> list:
+def _distances(game: Game, seat: _Seat, home: bool) -> list:
     """D(n) over non-blocked cells (Dijkstra from the path ends); inf elsewhere.
 
     A path n = n0, ..., nk through non-blocked cells is worth the weights of n1..nk plus
@@ -947,7 +949,7 @@ def _distances(game: _Game, seat: _Seat, home: bool) -> list:
     return dist
 
 
-def _best_direction(game: _Game, seat: _Seat, x: int, home: bool):
+def _best_direction(game: Game, seat: _Seat, x: int, home: bool):
     """(best, d): the least weight(n) + D(n) over d = 0..5 with n = step(x, d) not blocked; first d on ties."""
     dist = _distances(game, seat, home)
     best, best_d = math.inf, None
@@ -961,7 +963,7 @@ def _best_direction(game: _Game, seat: _Seat, x: int, home: bool):
     return best, best_d
 
 
-def planner_step(game: _Game, seat: _Seat) -> int:
+def planner_step(game: Game, seat: _Seat) -> int:
     """STEP: a direction 0..5, EXIT (6), NUT + d (10..15) a nut towards d, or STOP (-1)."""
     kind, x = seat.place
     if kind == "gate":  # only the front cell (0, j), index j, can be entered
@@ -995,7 +997,7 @@ def simulate_game(settings, seat_params, seed, game) -> dict:
     Returns {"winner", "length", "turns", "money_by_round", "money", and one list
     per seat for each name in SEAT_COUNTERS}.
     """
-    return _Game(settings, seat_params, seed, game).play()
+    return Game(settings, seat_params, seed, game).play()
 
 
 def run_games(settings, seat_params, seed, games, first_game=0) -> list:

@@ -78,7 +78,8 @@ def journey_curves_chart(by_day, title: str, provenance: str, path):
     plt.close(fig)
 
 
-def _save(fig, title, provenance, path, bottom=0.08):
+def save_chart(fig, title, provenance, path, bottom=0.08):
+    """``fig`` with its title and provenance footer, saved as the PNG ``path`` and closed."""
     fig.suptitle(title, fontsize=12)
     _footer(fig, provenance)
     fig.tight_layout(rect=(0, bottom, 1, 0.95))
@@ -107,7 +108,7 @@ def stalkeriada_wins_chart(wins, seats, title, provenance, path):
     _rate_bars(ax_s, [f"seat {s}" for s in seats["seat"]], seats["win_rate"], seats["ci_low"], seats["ci_high"],
                "#1565c0")
     ax_s.set_title("Win rate by seat (seat 1 moves first)")
-    _save(fig, title, provenance, path)
+    save_chart(fig, title, provenance, path)
 
 
 def stalkeriada_games_chart(lengths, money, deaths, title, provenance, path):
@@ -140,7 +141,7 @@ def stalkeriada_games_chart(lengths, money, deaths, title, provenance, path):
     ax_d.set_ylabel("deaths per game (95% interval)")
     ax_d.set_title("How stalkers die")
     ax_d.legend()
-    _save(fig, title, provenance, path)
+    save_chart(fig, title, provenance, path)
 
 
 def matrix_chart(matrix, names, low, high, title, provenance, path):
@@ -158,7 +159,7 @@ def matrix_chart(matrix, names, low, high, title, provenance, path):
     ax.set_xlabel("against")
     ax.set_ylabel("win rate of")
     fig.colorbar(image, ax=ax, fraction=0.046, label="win rate")
-    _save(fig, title, provenance, path, bottom=0.1)
+    save_chart(fig, title, provenance, path, bottom=0.1)
 
 
 def skirmish_chart(proportions, ap, title, provenance, path):
@@ -178,7 +179,7 @@ def skirmish_chart(proportions, ap, title, provenance, path):
     ax_a.invert_yaxis()
     ax_a.set_xlabel("AP per skirmish, whole party (95% interval)")
     ax_a.set_title("AP spending by action")
-    _save(fig, title, provenance, path)
+    save_chart(fig, title, provenance, path)
 
 
 def skirmish_distance_chart(sweep, title, provenance, path):
@@ -197,7 +198,7 @@ def skirmish_distance_chart(sweep, title, provenance, path):
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.legend(title="every open hex of the arena")
-    _save(fig, title, provenance, path)
+    save_chart(fig, title, provenance, path)
 
 
 def tune_chart(history, title, provenance, path):
@@ -213,7 +214,7 @@ def tune_chart(history, title, provenance, path):
     ax.set_yscale("log")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7, ncol=2, bbox_to_anchor=(1.01, 1), loc="upper left")
-    _save(fig, title, provenance, path)
+    save_chart(fig, title, provenance, path)
 
 
 def loadouts_chart(table, steps, title, provenance, path):
@@ -248,7 +249,7 @@ def loadouts_chart(table, steps, title, provenance, path):
     ax.set_ylabel("P(survive) against the mix (95% interval)")
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
-    _save(fig, title, provenance, path, bottom=0.13)
+    save_chart(fig, title, provenance, path, bottom=0.13)
 
 
 def survival_heatmap(frame, monsters, tiers, title, provenance, path):
@@ -269,7 +270,7 @@ def survival_heatmap(frame, monsters, tiers, title, provenance, path):
     ax.set_yticks(range(len(monsters)), monsters)
     ax.set_xlabel("loadout tier")
     fig.colorbar(image, ax=ax, label="P(survive)")
-    _save(fig, title, provenance, path, bottom=0.12)
+    save_chart(fig, title, provenance, path, bottom=0.12)
 
 
 VERDICT_COLOURS = {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0",
@@ -298,4 +299,4 @@ def economy_chart(table, title, provenance, path):
                if v in set(table["verdict"])]
     ax.legend(handles=handles + [plt.Line2D([], [], color="black", marker="|", ls="", ms=12, label="price")],
               fontsize=8, loc="lower right")
-    _save(fig, title, provenance, path, bottom=0.06)
+    save_chart(fig, title, provenance, path, bottom=0.06)

@@ -1,6 +1,6 @@
 """The hex-map chart: terrain, danger, bases and sites, an optional heat overlay and route.
 
-Hexes are pointy-top in the "odd-r" offset layout of ``sim.content.maps``: odd
+Hexes are pointy-top in the "odd-r" offset layout of ``sim.hexgrid``: odd
 rows sit half a hex to the right, row 0 is drawn at the top (north up). A hex
 has circumradius 1, so neighbouring centres are ``sqrt(3)`` apart.
 """
@@ -20,6 +20,7 @@ from matplotlib.colors import ListedColormap, to_rgb  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
+from sim import hexgrid  # noqa: E402
 from sim.errors import ZonesimError  # noqa: E402
 
 SQRT3 = np.sqrt(3.0)
@@ -66,7 +67,7 @@ def hex_centre(col, row):
 
     ``x = sqrt(3) * (col + 0.5 * (row odd))``, ``y = -1.5 * row`` (so row 0 is at the top).
     """
-    return HEX_WIDTH * (col + 0.5 * (row % 2)), -ROW_STEP * row
+    return HEX_WIDTH * hexgrid.across(row, col), -ROW_STEP * row
 
 
 def terrain_colour(terrain_id, index=0):
@@ -166,7 +167,7 @@ def draw_map(hexmap, path, *, title, provenance="", heat=None, heat_label="", ro
 
     rows, cols = np.mgrid[0:hexmap.height, 0:hexmap.width]
     rows, cols = rows.ravel(), cols.ravel()
-    centres = np.column_stack([HEX_WIDTH * (cols + 0.5 * (rows % 2)), -ROW_STEP * rows])
+    centres = np.column_stack([HEX_WIDTH * hexgrid.across(rows, cols), -ROW_STEP * rows])
     palette = np.array([to_rgb(terrain_colour(t, i)) for i, t in enumerate(hexmap.terrain_ids)])
     fill = palette[np.asarray(hexmap.terrain).ravel()]
 

@@ -12,10 +12,9 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
-from sim.content.load import Content, ContentError, _read
+from sim.content.load import Content, ContentError, read_toml
 from sim.content.loadout import Loadout
 from sim.report.findings import (journey_finding, matchup_findings, monster_findings, no_winner_finding,
                                  price_findings, seat_findings)
@@ -62,7 +61,7 @@ def load_study(content: Content, quick: bool) -> Study:
     """Read and check ``report.toml`` (one-line errors naming file and field)."""
     directory = Path(content.directory)
     path = directory / REPORT_FILE
-    raw = _read(directory, REPORT_FILE)
+    raw = read_toml(directory, REPORT_FILE)
     study, trials, tiers = raw.get("study", {}), raw.get("trials", {}), raw.get("tiers", {})
     for key in TRIAL_KEYS:
         pair = trials.get(key)
@@ -110,13 +109,6 @@ def _tier(content, path, name, spec):
         raise ContentError(f"{path}: tiers.{name}: {exc}") from None
 
 
-def describe(loadout: Loadout) -> str:
-    """``novice: ak47+rebored · helmet/vest · 2 stimulator`` (``sim.run.loadouts.describe``)."""
-    from sim.run.loadouts import describe as kit
-
-    return f"{loadout.character}: {kit(loadout)}"
-
-
 # --- the steps -----------------------------------------------------------------------
 
 def fights_step(content, study, out):
@@ -142,7 +134,8 @@ def fights_step(content, study, out):
         frame, list(content.monsters), list(study.tiers), "P(survive) by monster and loadout tier", provenance, p))
     s.text("Each cell is one stalker of the tier fighting one monster to the end (Z-15..Z-38) under the "
            f"`{strategy.name}` strategy; the number is P(survive) with its 95% Wilson interval half-width.")
-    s.table(pl.DataFrame({"tier": list(study.tiers), "loadout": [describe(l) for l in study.tiers.values()],
+    s.table(pl.DataFrame({"tier": list(study.tiers),
+                          "loadout": [l.by_slot(character=True) for l in study.tiers.values()],
                           "price (G)": [l.cost(content) for l in study.tiers.values()]}), "The tiers")
     s.image("charts/fights_heatmap.png", provenance)
     s.findings += monster_findings(rows, study.findings["kill_share"], f"one fight to the end, {n:,} fights, seed "
@@ -281,7 +274,7 @@ def values_step(content, study, out):
     strategy, seed, n = study.settings["strategy"], study.settings["seed"], study.trials["values"]
     result = value_cards(_scenario(content, study, mode="fight", monsters=monsters, loadout=base,
                                    strategies=(strategy,), trials=n))
-    s.text(f"The {study.settings['value_tier']} loadout ({describe(base)}) as it is, against "
+    s.text(f"The {study.settings['value_tier']} loadout ({base.by_slot(character=True)}) as it is, against "
            f"{' + '.join(monsters)}, {n:,} paired fights per kit.")
     value_section(s, result, out, "values", "Value of every card in G in one fight, beside its price",
                   "prices (items.toml), the bestiary, weapon and armour numbers")
@@ -339,7 +332,8 @@ def skirmish_step(content, study, out):
     from sim.content.skirmish import load_arena, load_skirmish, make_setup
     from sim.report.charts import skirmish_distance_chart
     from sim.economy.value import value_cards
-    from sim.run.skirmish import get_skirmish_strategy, simulate_skirmish, terrain_sweep
+    import strategies
+    from sim.run.skirmish import simulate_skirmish, terrain_sweep
 
     s = Section("Tactical skirmishes")
     sk = load_skirmish(content)
@@ -348,7 +342,7 @@ def skirmish_step(content, study, out):
     seed, n = study.settings["seed"], study.trials["skirmish"]
     rows = []
     for name in ("hold", "kite", "rush"):
-        strat = get_skirmish_strategy(name)
+        strat = strategies.get(name, mode="skirmish")
         r = simulate_skirmish(make_setup(content, sk, [base], monsters, arena, name), strat, trials=n, seed=seed,
                               client=study.client)
         p = r.proportions().row(3, named=True)
@@ -358,14 +352,15 @@ def skirmish_step(content, study, out):
                      "damage_taken": means["damage_taken"]})
     frame = pl.DataFrame(rows)
     write_parquet(out / "skirmish.parquet", frame)
-    best = get_skirmish_strategy(frame.sort("p_survive", descending=True)["strategy"][0])
+    best = strategies.get(frame.sort("p_survive", descending=True)["strategy"][0], mode="skirmish")
     sweep_n = max(1, n // 5)
     sweep = terrain_sweep(lambda a, d: make_setup(content, sk, [base], monsters, a, best.name, d), best, arena,
                           [2, 4, 6, 8, 10], trials=sweep_n, seed=seed, client=study.client)
     write_parquet(out / "skirmish_sweep.parquet", sweep)
     assumed = "; ".join(a.split(": ", 1)[1] for a in sk.assumed if a.split(": ", 1)[1].startswith("rules."))
     provenance = (f"{sweep_n:,} skirmishes per point, seed {seed}, strategy {best.name}, "
-                  f"{describe(base)} vs {' + '.join(monsters)} · assumed [A] (skirmish.toml): {assumed}, and every "
+                  f"{base.by_slot(character=True)} vs {' + '.join(monsters)} · assumed [A] (skirmish.toml): {assumed}, "
+                  "and every "
                   "stalker's and monster's tactical numbers")
     atomic_write(out / "charts" / "skirmish_distance.png", lambda p: skirmish_distance_chart(
         sweep, "Skirmish survival vs starting distance and terrain", provenance, p))
@@ -375,7 +370,7 @@ def skirmish_step(content, study, out):
     table = _with_bounds(values.table())
     write_parquet(out / "skirmish_values.parquet", table)
     s.idle[f"a skirmish against {' + '.join(monsters)}"] = _idle(values)
-    s.text(f"One stalker ({describe(base)}) against {' + '.join(monsters)} on the built-in 15x15 arena, "
+    s.text(f"One stalker ({base.by_slot(character=True)}) against {' + '.join(monsters)} on the built-in 15x15 arena, "
            f"{n:,} skirmishes per strategy, seed {seed} (rules A-01..A-07, M-01..M-08).")
     s.table(frame, "Survival by strategy, with 95% Wilson intervals")
     s.image("charts/skirmish_distance.png", provenance)
@@ -427,31 +422,33 @@ def journeys_step(content, study, out):
     """Campaigns on the default map: completion, survival and where stalkers die."""
     from sim.content.journey import load_journey
     from sim.report.hexmap import draw_map
-    from sim.run.journey import get_journey_strategy, simulate_journey
+    import strategies
+    from sim.run.journey import simulate_journey
 
     s = Section("Journeys on the default map")
     loadout, seed = study.tiers[study.settings["journey_tier"]], study.settings["seed"]
     n, days = study.trials["journeys"], study.settings["journey_days"]
-    strat = get_journey_strategy("greedy")
+    strat = strategies.get("greedy", mode="journey")
     result = simulate_journey(content, loadout, strat, days=days, trials=n, seed=seed, client=study.client)
     hexmap = load_journey(content).hexmap
     rows = [{"measure": k, "value": v, "ci_low": result.ci95[k][0], "ci_high": result.ci95[k][1]}
             for k, v in result.probabilities.items()]
     frame = pl.DataFrame(rows)
     write_parquet(out / "journeys.parquet", frame)
-    provenance = (f"{n:,} campaigns of {days} days, seed {seed}, strategy {strat.name}, {describe(loadout)} · "
+    provenance = (f"{n:,} campaigns of {days} days, seed {seed}, strategy {strat.name}, "
+                  f"{loadout.by_slot(character=True)} · "
                   "assumed [A]: event tables, monster groups, traps and orders (journey.toml), the danger grid")
     atomic_write(out / "charts" / "journey_deaths.png", lambda p: draw_map(
         hexmap, p, title=f"Where stalkers die · {hexmap.name}", provenance=provenance,
         heat=result.deaths_at * 1000.0 / n, heat_label="deaths per 1,000 campaigns"))
-    s.text(f"A stalker with {describe(loadout)} works through the content's orders for {days} days "
+    s.text(f"A stalker with {loadout.by_slot(character=True)} works through the content's orders for {days} days "
            f"({strat.name} strategy).")
     s.table(frame, "Completion and survival, with 95% Wilson intervals")
     s.image("charts/journey_deaths.png", provenance)
     low, high = result.ci95["p_complete"]
     s.findings += journey_finding(result.probabilities["p_complete"], low, high, study.findings["finish_below"],
                                   study.settings["journey_tier"], f"{n:,} campaigns of {days} days, seed {seed}, "
-                                  f"{strat.name}, {describe(loadout)}", s.title)
+                                  f"{strat.name}, {loadout.by_slot(character=True)}", s.title)
     return s
 
 
@@ -500,9 +497,9 @@ def stalkeriada_step(content, study, out):
     s.image("charts/stalkeriada_matrix.png", provenance)
     from sim.economy.context import load_context
     from sim.economy.value import value_cards
-    from sim.run.stalkeriada import get_stalkeriada_strategy
+    import strategies
 
-    players = [get_stalkeriada_strategy(p) for p in names]
+    players = [strategies.get(p, mode="stalkeriada") for p in names]
     values = value_cards(_scenario(content, study, mode="stalkeriada", strategies=players[:1],
                                    opponents=tuple(players[1:]), trials=max(2 * load_context(content).batches, n)))
     table = _with_bounds(values.table())

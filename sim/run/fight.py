@@ -11,6 +11,7 @@ from sim.analysis.stats import wilson
 from sim.content import Content
 from sim.content.loadout import Loadout, LoadoutError, check_monsters
 from sim.kernels import fight as K
+from sim.run.chunks import Chunk
 
 PROBABILITIES = ("p_survive", "p_win", "p_draw", "p_escape", "p_death")
 
@@ -130,6 +131,26 @@ class FightResult:
         }
 
 
+@dataclass(frozen=True)
+class FightWork:
+    """One chunk of fights from a kernel view ``template`` (picklable, for clusters):
+    ``{counts, rounds_hist, hp_hist, used, elapsed_s}``, the sums of ``K.run_fights``."""
+
+    template: np.ndarray
+    strategy: object
+    seed: int
+
+    def __call__(self, chunk):
+        t = self.template
+        sums = {"counts": np.zeros(len(K.OUTCOMES), np.int64), "rounds_hist": np.zeros(t[K.MAX_ROUNDS] + 1, np.int64),
+                "hp_hist": np.zeros(t[K.MAX_HP] + 1, np.int64), "used": np.zeros(t[K.N_HEAL] + t[K.N_EXPL], np.int64)}
+        start = time.perf_counter()
+        K.run_fights(self.seed, chunk.start, chunk.n, t, self.strategy.param_vector(), self.strategy.asks(),
+                     *self.strategy.decisions(), *sums.values())
+        sums["elapsed_s"] = np.array(time.perf_counter() - start)
+        return sums
+
+
 class FightRun:
     """Accumulates kernel chunks of one scenario; any chunking gives the same sums."""
 
@@ -138,7 +159,6 @@ class FightRun:
     def __init__(self, content, loadout, monsters, strategy, seed):
         self.template, self.labels = fight_template(content, loadout, monsters)
         self.strategy, self.seed = strategy, seed
-        self.params = strategy.param_vector()
         self.counts = np.zeros(len(K.OUTCOMES), np.int64)
         self.rounds_hist = np.zeros(self.template[K.MAX_ROUNDS] + 1, np.int64)
         self.hp_hist = np.zeros(self.template[K.MAX_HP] + 1, np.int64)
@@ -151,11 +171,7 @@ class FightRun:
         add their ``saved`` sums; returns the chunk's sums (``SUMS`` and its seconds)."""
         part = saved
         if part is None:
-            start = time.perf_counter()
-            part = {name: np.zeros_like(getattr(self, name)) for name in self.SUMS}
-            K.run_fights(self.seed, self.trials, n, self.template, self.params, self.strategy.asks(),
-                         *self.strategy.decisions(), *part.values())
-            part["elapsed_s"] = np.array(time.perf_counter() - start)
+            part = FightWork(self.template, self.strategy, self.seed)(Chunk(0, self.trials, n))
             self.elapsed += float(part["elapsed_s"])
         for name in self.SUMS:
             getattr(self, name)[:] += part[name]

@@ -15,46 +15,7 @@ from sim.kernels import journey as J
 from sim.kernels.route import next_hops
 from sim.run.chunks import plan, run_chunks
 from sim.run.fight import fight_template
-
-ORDER_CHOICES = ("listed", "nearest")
-
-
-@dataclass(frozen=True)
-class JourneyStrategy:
-    """How a stalker travels: his fight strategy, how much he avoids danger on
-    the way (``danger_weight``: extra steps he would walk to avoid one danger
-    level), and whether a replacement goes back for the dead one's loot."""
-
-    name: str
-    description: str
-    fight: str
-    danger_weight: int
-    recover_loot: bool
-    order_choice: str = "listed"
-    """Z-41: "listed" takes orders in journey.toml order; "nearest" the closest one not yet done."""
-
-    def __post_init__(self):
-        if self.order_choice not in ORDER_CHOICES:
-            raise LoadoutError(f"journey strategy {self.name}: order_choice '{self.order_choice}'; "
-                               f"use one of: {', '.join(ORDER_CHOICES)}")
-
-
-JOURNEY_STRATEGIES = {
-    s.name: s for s in (
-        JourneyStrategy("cautious", "walks around danger (3 steps per danger level), flees lost fights, "
-                        "recovers loot, takes the nearest order", "runner", 3, True, "nearest"),
-        JourneyStrategy("greedy", "takes the fewest steps, fights everything, recovers loot", "fighter", 0, True),
-    )
-}
-
-
-def get_journey_strategy(spec: str) -> JourneyStrategy:
-    """A built-in journey strategy by name, or ``FILE.py:NAME`` from a user's file
-    (a ``JourneyStrategy`` whose ``fight`` may itself be ``FILE.py:NAME``)."""
-    try:
-        return strategies.load(spec, JOURNEY_STRATEGIES, JourneyStrategy)
-    except strategies.StrategyError as exc:
-        raise LoadoutError(f"--strategy: {exc}") from None
+from strategies.journey import ORDER_CHOICES, JourneyStrategy
 
 
 def _hex_index(hexmap, at):
@@ -81,11 +42,6 @@ def map_arrays(hexmap, danger_weight, shops=None, location_radius=0):
     a base trades only if ``shops`` lists it, Z-40), the location flag (Z-29) and
     the next-hop table (Z-35, Z-26, Z-39)."""
     n_hex = hexmap.width * hexmap.height
-    neighbours = np.full((n_hex, 6), -1, np.int64)
-    for row in range(hexmap.height):
-        for col in range(hexmap.width):
-            for k, at in enumerate(hexmap.neighbours(col, row)):
-                neighbours[_hex_index(hexmap, (col, row)), k] = _hex_index(hexmap, at)
     cost, danger, epicentre = (np.array(a.ravel(), dtype=np.int64) for a in (hexmap.cost, hexmap.danger,
                                                                              hexmap.epicentre))
     base_of_hex, is_base = np.full(n_hex, -1, np.int64), np.zeros(n_hex, np.int64)
@@ -93,7 +49,7 @@ def map_arrays(hexmap, danger_weight, shops=None, location_radius=0):
         is_base[_hex_index(hexmap, base.at)] = 1
         if shops is not None and base.id in shops:
             base_of_hex[_hex_index(hexmap, base.at)] = b
-    hop, dist = next_hops(neighbours, cost + danger_weight * danger)
+    hop, dist = next_hops(hexmap.neighbour_table(), cost + danger_weight * danger)
     location = location_hexes(hexmap, location_radius) if hexmap.sites else np.zeros(n_hex, np.int64)
     return (cost, epicentre, danger, base_of_hex, is_base, location), hop, dist
 

@@ -16,8 +16,8 @@ TACTICIAN_GRID = {"flee_ratio": (0.5, 0.75, 1.0, 1.5, 2.0, 3.0), "danger_rounds"
 
 def candidates():
     """The built-in fight strategies, then the tactician at every grid point."""
-    out = list(strategies.BUILT_IN.values())
-    tactician = strategies.BUILT_IN["tactician"]
+    out = list(strategies.built_in("fight").values())
+    tactician = strategies.get("tactician")
     names = tuple(TACTICIAN_GRID)
     for point in itertools.product(*TACTICIAN_GRID.values()):
         label = ",".join(f"{n}={v:g}" for n, v in zip(names, point))

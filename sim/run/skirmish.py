@@ -12,12 +12,12 @@ import numpy as np
 import polars as pl
 
 import sim.kernels.skirmish as K
+from sim import hexgrid
 from sim.analysis.stats import mean_interval, wilson
 from sim.content.loadout import LoadoutError
 from sim.content.skirmish import SkirmishSetup
 from sim.run.chunks import plan, run_chunks
-from strategies import load
-from strategies.skirmish import BEAST, BUILT_IN, SkirmishStrategy
+from strategies.skirmish import BEAST, SkirmishStrategy
 
 FIGHTER_FIELDS = {  # kernel field <- setup key
     K.F_SIDE: "side", K.F_MAX_HP: "max_hp", K.F_HP: "max_hp", K.F_POS: "pos", K.F_FACING: "facing",
@@ -28,11 +28,6 @@ FIGHTER_FIELDS = {  # kernel field <- setup key
     K.F_MEDIC_SKILL: "medic_skill", K.F_MEDIC_USES: "medic_uses", K.F_TRAPS: "traps",
     K.F_INSUB: "insubstantial",
 }
-
-
-def get_skirmish_strategy(spec: str) -> SkirmishStrategy:
-    """A built-in skirmish strategy by name, or ``FILE.py:NAME``."""
-    return load(spec, BUILT_IN, SkirmishStrategy)
 
 
 def skirmish_template(setup: SkirmishSetup) -> np.ndarray:
@@ -65,7 +60,8 @@ def skirmish_template(setup: SkirmishSetup) -> np.ndarray:
     return g
 
 
-def _fns(strategy: SkirmishStrategy):
+def decision_functions(strategy: SkirmishStrategy):
+    """The kernel's two decision functions: the party's ``strategy`` and the monsters' ``beast``."""
     return (strategy.decide, BEAST.decide)
 
 
@@ -75,7 +71,7 @@ def skirmish_records(setup: SkirmishSetup, strategy: SkirmishStrategy, *, seed, 
     skirmish number ``replay``, its log of answers (rows ``K.L_*``)."""
     records = np.zeros((trials, K.N_RECORD), np.int64)
     log = np.zeros((log_rows, K.LOG_FIELDS), np.int64)
-    K.skirmish_records(seed, first, trials, skirmish_template(setup), _fns(strategy), records, log,
+    K.skirmish_records(seed, first, trials, skirmish_template(setup), decision_functions(strategy), records, log,
                        -1 if replay is None else replay)
     rows = int(np.count_nonzero(log[:, K.L_ROUND]))
     return records, log[:rows]
@@ -152,7 +148,7 @@ class SkirmishWork:
     def __call__(self, chunk):
         tally = np.zeros(K.TALLY_SIZE, np.int64)
         start = time.perf_counter()
-        K.run_skirmishes(self.seed, chunk.start, chunk.n, self.template, _fns(self.strategy), tally)
+        K.run_skirmishes(self.seed, chunk.start, chunk.n, self.template, decision_functions(self.strategy), tally)
         return {"tally": tally, "elapsed_s": np.float64(time.perf_counter() - start)}
 
 
@@ -167,7 +163,7 @@ def simulate_skirmish(setup: SkirmishSetup, strategy: SkirmishStrategy, *, trial
     return SkirmishResult(setup.names, strategy.name, trials, seed, total["tally"], float(total["elapsed_s"]))
 
 
-DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
+DIRECTIONS = hexgrid.COUNTER_CLOCKWISE  # M-01: the names of directions 0..5
 
 
 def describe(setup: SkirmishSetup, row) -> str:
@@ -261,7 +257,7 @@ class SkirmishMeasure:
 
         def run(trials, seed, first):
             out = np.empty(trials, np.int8)
-            K.skirmish_survival(seed, first, trials, template, _fns(self.strategy), out)
+            K.skirmish_survival(seed, first, trials, template, decision_functions(self.strategy), out)
             return out.astype(bool)
         return run
 

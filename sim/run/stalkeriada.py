@@ -12,35 +12,17 @@ import numpy as np
 import polars as pl
 
 import sim.kernels.stalkeriada as K
+import strategies
+from sim import hexgrid
 from sim.analysis.stats import mean_interval, wilson
 from sim.content.load import Content
 from sim.content.loadout import LoadoutError
 from sim.content.stalkeriada import SQUARE_KINDS, TILE_KINDS, StalkeriadaContent, load_stalkeriada
 from sim.run.chunks import plan, run_chunks
-from strategies import load
-from strategies.stalkeriada import BUILT_IN, StalkeriadaStrategy
 
 DEFAULT_PLAYERS = ("cautious", "greedy", "jelly", "rush")
 ITEMS = ("ozk", "pliers", "nut")
 PER_PLAYER_NAMES = {"place": "mean_place", "last": "p_last"}  # record sums read as means per game
-
-
-def get_stalkeriada_strategy(spec: str) -> StalkeriadaStrategy:
-    """A built-in Stalkeriada strategy by name, or ``FILE.py:NAME``."""
-    return load(spec, BUILT_IN, StalkeriadaStrategy)
-
-
-def neighbour_table(rows, cols):
-    """Odd-r neighbours of every cell in directions 0..5 (docs "The board"), -1 off the grid."""
-    even = ((0, 1), (-1, 0), (-1, -1), (0, -1), (1, -1), (1, 0))
-    odd = ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, 0), (1, 1))
-    table = np.full((rows * cols, 6), -1, np.int64)
-    for r in range(rows):
-        for c in range(cols):
-            for d, (dr, dc) in enumerate(odd if r % 2 else even):
-                if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                    table[r * cols + c, d] = (r + dr) * cols + c + dc
-    return table
 
 
 def compile_tables(sc: StalkeriadaContent):
@@ -91,11 +73,12 @@ def game_template(sc: StalkeriadaContent, n_seats):
         K.H_NUT_RANGE: s["zone"]["nut_range"],
     }.items():
         g[slot] = value
-    g[g[K.H_O_NBR]:g[K.H_O_NBR] + 6 * cells] = neighbour_table(rows, cols).ravel()
+    nbr = hexgrid.neighbour_table(rows, cols, hexgrid.COUNTER_CLOCKWISE)  # S-13: directions 0..5 of the Zone
+    g[g[K.H_O_NBR]:g[K.H_O_NBR] + 6 * cells] = nbr.ravel()
     return g
 
 
-def _seating(players):
+def seating(players):
     """Decision functions and parameter rows for the kernel, padded to ``MAX_SEATS``."""
     if not 2 <= len(players) <= K.MAX_SEATS:
         raise LoadoutError(f"--players: {len(players)} players; Stalkeriada seats 2 to {K.MAX_SEATS}")
@@ -111,8 +94,8 @@ def game_records(content: Content, players, *, seed, games, first_game=0, rotati
     """Per-game results for tests: ``(results, records, money_rounds)`` with
     ``results[i]`` = (winner seat or -1, length, turns, complete rounds), ``records[i, field, seat]``."""
     sc = load_stalkeriada(content)
-    players = [get_stalkeriada_strategy(p) if isinstance(p, str) else p for p in players]
-    fns, params = _seating(players)
+    players = _strategies(players)
+    fns, params = seating(players)
     n = len(players)
     cap = sc.settings["game"]["round_cap"]
     results = np.zeros((games, 4), np.int64)
@@ -301,7 +284,7 @@ class StalkeriadaWork:
         """``(template, tables, fns, params, P, at, rotations)`` of table ``part``."""
         if part not in self._inputs:
             sc = load_stalkeriada(self.content)
-            fns, params = _seating(self.tables[part])
+            fns, params = seating(self.tables[part])
             P, cap = len(self.tables[part]), sc.settings["game"]["round_cap"]
             self._inputs[part] = (game_template(sc, P), compile_tables(sc), fns, params, P, _sections(P, cap),
                                   P if self.rotate_seats else 1)
@@ -316,9 +299,10 @@ class StalkeriadaWork:
 
 
 def _strategies(players):
-    strategies = [get_stalkeriada_strategy(p) if isinstance(p, str) else p for p in players]
-    _seating(strategies)  # 2 to MAX_SEATS players
-    return tuple(strategies)
+    """``players`` (names of the registry or strategies) as strategies, 2 to ``MAX_SEATS`` of them."""
+    seated = tuple(strategies.get(p, mode="stalkeriada") if isinstance(p, str) else p for p in players)
+    seating(seated)
+    return seated
 
 
 def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats=False, chunk=1 << 16,
@@ -329,8 +313,7 @@ def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats
     in chunks, here or on a Dask ``client`` (finished chunks kept in ``store``, ``sim.run.chunks``)."""
     if games < 1:
         raise LoadoutError(f"--games: {games}; give at least 1 game")
-    strategies = _strategies(players)
-    work = StalkeriadaWork(content, (strategies,), seed, rotate_seats)
+    work = StalkeriadaWork(content, (_strategies(players),), seed, rotate_seats)
     rotations = work.inputs(0)[-1]
     total = run_chunks(work, plan(games * rotations, chunk, first=first_game * rotations), client=client,
                        store=store, on_progress=on_progress)[0]
@@ -396,4 +379,4 @@ def round_robin(content: Content, names, set_size, *, games, seed, chunk=1 << 16
 
 
 __all__ = ["DEFAULT_PLAYERS", "RoundRobin", "StalkeriadaResult", "round_robin", "compile_tables", "game_records",
-           "game_template", "get_stalkeriada_strategy", "neighbour_table", "simulate_stalkeriada"]
+           "game_template", "seating", "simulate_stalkeriada"]

@@ -436,15 +436,16 @@ def test_failing_run_does_not_create_the_out_folder(tmp_path):
     assert not out.exists()
 
 
-def test_built_in_strategy_names_match_the_strategy_tables():
-    """The names checked before compiling are exactly the built-in strategies of each kind."""
-    import strategies
-    from sim.cli.common import STRATEGY_NAMES
-    from sim.run import skirmish, stalkeriada
-    from sim.run.journey import JOURNEY_STRATEGIES
-
-    assert STRATEGY_NAMES == {"fight": tuple(strategies.BUILT_IN), "journey": tuple(JOURNEY_STRATEGIES),
-                              "skirmish": tuple(skirmish.BUILT_IN), "stalkeriada": tuple(stalkeriada.BUILT_IN)}
+def test_the_input_checks_read_the_mode_registry_without_loading_a_kernel():
+    """Strategy names and trial counts are checked through ``sim.modes.MODES``
+    before any kernel module is imported."""
+    code = ("import sys; from sim.modes import MODES; from sim.options import check_mode_trials, check_strategies\n"
+            "for name, mode in MODES.items():\n"
+            "    check_strategies('--strategy', mode.strategy_names(), name); check_mode_trials(name, 10, days=30)\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('sim.kernels', 'numba'))))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("args,message", [

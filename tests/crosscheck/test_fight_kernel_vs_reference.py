@@ -6,9 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import strategies
 from sim.reference import fight as ref
-from tests.conftest import kernel_aggregates
+from tests.crosscheck.agree import fights_agree
 
 SCENARIOS = {
     "bench": ({"weapon": "ak47", "body": "vest", "healing": {"stimulator": 2}}, ["bloodsucker"], "fighter"),
@@ -45,10 +44,7 @@ def test_kernel_equals_reference(name, content, ref_content):
     """3,000 fights per scenario: outcome counts, rounds and HP histograms and items
     used are identical (any divergence in rule reading or dice order shows)."""
     loadout, monsters, strategy = SCENARIOS[name]
-    kernel = kernel_aggregates(content, loadout, monsters, strategies.get(strategy), 11, 3000, trial_start=500)
-    reference = ref.run_fights(ref_content, loadout, monsters, strategy, 11, 3000, trial_start=500)
-    for key in ("counts", "rounds_hist", "hp_hist", "used"):
-        assert kernel[key] == reference[key], key
+    fights_agree(content, ref_content, loadout, monsters, strategy, 11, 3000, trial_start=500)
 
 
 LOADOUTS = st.fixed_dictionaries(
@@ -79,10 +75,7 @@ def test_random_loadouts_equal_reference(content, ref_content, loadout, n_mods, 
     """Property: for any legal loadout, group and seed, kernel and reference agree
     on 150 fights; HP never exceeds max, survivors keep HP >= 1 (Z-08, Z-31)."""
     loadout = dict(loadout, mods=MODS[loadout["weapon"]][:n_mods] if loadout["weapon"] else [])
-    kernel = kernel_aggregates(content, loadout, monsters, strategies.get(strategy), seed, 150)
-    reference = ref.run_fights(ref_content, loadout, monsters, strategy, seed, 150)
-    for key in ("counts", "rounds_hist", "hp_hist", "used"):
-        assert kernel[key] == reference[key], key
+    kernel = fights_agree(content, ref_content, loadout, monsters, strategy, seed, 150)
     max_hp = content.characters[loadout["character"]]["max_hp"]
     assert max(kernel["hp_hist"]) <= max_hp
     assert kernel["hp_hist"].get(0, 0) == kernel["counts"]["death"]

@@ -6,10 +6,8 @@ import numpy as np
 import pytest
 
 from sim.content import DEFAULT_DIR
-from sim.kernels.journey import DEATH_CAP
 from sim.reference import journey as ref
-from sim.reference.loadout import loadout_from_dict
-from sim.run.journey import JourneyStrategy, simulate_journey
+from tests.crosscheck.agree import journeys_agree
 
 SCENARIOS = {
     "greedy_kit": ({"weapon": "ak47", "head": "helmet", "body": "vest", "healing": {"stimulator": 2, "medkit": 2},
@@ -51,33 +49,5 @@ def test_kernel_equals_reference(name, content, ref_content):
     """400 campaigns per scenario: completion, survival, days, orders, deaths,
     money, kills, items used, traffic and deaths per hex all identical."""
     loadout, strategy, days = SCENARIOS[name]
-    n, seed = 400, 17
-    kernel = simulate_journey(content, loadout_from_dict(loadout),
-                              JourneyStrategy(name, "", strategy["fight"], strategy["danger_weight"],
-                                              strategy["recover_loot"], strategy.get("order_choice", "listed")),
-                              days=days, trials=n, seed=seed)
-    reference = ref.run_journeys(ref_content, loadout, strategy, days, seed, n)
-    assert int(kernel.counts[0]) == reference["counts"]["completed"]
-    assert int(kernel.counts[1]) == reference["counts"]["survived"]
-    done = {(d if d <= days else None): int(c) for d, c in enumerate(kernel.done_hist) if c}
-    assert done == {k: v for k, v in reference["completion_day"].items() if v}
-    assert {i: int(c) for i, c in enumerate(kernel.orders_hist) if c} == reference["orders_done"]
-    capped = {}
-    for deaths, count in reference["deaths"].items():  # the kernel's last bin holds DEATH_CAP or more
-        capped[min(deaths, DEATH_CAP)] = capped.get(min(deaths, DEATH_CAP), 0) + count
-    assert {i: int(c) for i, c in enumerate(kernel.deaths_hist) if c} == capped
-    assert kernel.sums[0] == reference["money"] and kernel.sums[1] == reference["money_sq"]
-    assert kernel.sums[2] == reference["kills"]
-    assert {lv: int(c) for lv, c in enumerate(kernel.level_hist) if c} == reference["levels"]  # K-04
-    assert kernel.sums[3] == reference["missions"]
-    assert kernel.sums[4] == reference["spent"]  # Z-11..Z-13, Z-40
-    assert kernel.sums[5] == sum(d * c for d, c in reference["deaths"].items())
-    assert kernel.sums[6] == sum(d * d * c for d, c in reference["deaths"].items())
-    assert {k: round(v * n) for k, v in kernel.purchases.items()} == {k: v for k, v in reference["purchases"].items()
-                                                                      if v}
-    assert {k: round(v * n) for k, v in kernel.items_used.items()} == reference["used"]
-    width = kernel.traffic.shape[1]
-    traffic = {(i % width, i // width): int(c) for i, c in enumerate(kernel.traffic.ravel()) if c}
-    deaths = {(i % width, i // width): int(c) for i, c in enumerate(kernel.deaths_at.ravel()) if c}
-    assert traffic == reference["traffic"] and deaths == reference["deaths_at"]
+    kernel = journeys_agree(content, ref_content, loadout, strategy, days, seed=17, n=400)
     assert np.any(kernel.deaths_hist[1:]) or name in ("cautious_rep", "jetpack_scanner")

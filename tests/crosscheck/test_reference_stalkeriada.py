@@ -187,7 +187,7 @@ def test_winner_share_matches_other_seeds(batch):
 
 def _game(settings, params=FOUR):
     """A fresh game (board drawn for SEED, game 0); every seat in the City."""
-    return ref._Game(settings, params, SEED, 0)
+    return ref.Game(settings, params, SEED, 0)
 
 
 def _plain_board(g, tile="grass", up=True):
@@ -240,7 +240,7 @@ def test_step_answers_use_the_contract_encoding(settings, monkeypatch):
     # the engine reads 10 + d as a nut towards d: it reveals (0,1) and (0,0), lies on (0,0), costs no step
     g.tiles[0] = g.tiles[1] = "grass"
     monkeypatch.setattr(ref, "planner_step", lambda game, seat: 13)
-    move = ref._Move(3)
+    move = ref.Move(3)
     g.decided_step(s0, move)
     assert (s0.nuts, s0.nut_at, move.steps, move.ended) == (0, 0, 3, False)
     assert g.face_up[1] and g.face_up[0]
@@ -252,7 +252,7 @@ def test_step_answers_use_the_contract_encoding(settings, monkeypatch):
     assert (s0.nuts, s0.nut_at, move.ended) == (0, 0, False) and g.face_up[9] and g.face_up[17]
     for answer in (7, 8, 9, 16, -1, 99):  # anything else stops
         monkeypatch.setattr(ref, "planner_step", lambda game, seat, a=answer: a)
-        move = ref._Move(3)
+        move = ref.Move(3)
         g.decided_step(s0, move)
         assert move.ended and s0.place == ("cell", 2)
 
@@ -305,7 +305,7 @@ def test_pointer_extra_step_only_when_revealed_by_this_step(settings):
         s0.place = ("cell", 24)
         s0.partner = partner
         g.tiles[25], g.face_up[25] = "pointer", up
-        move = ref._Move(1)
+        move = ref.Move(1)
         g.enter(s0, 25, move)
         assert s0.place == ("cell", 25) and s0.partner == partner
         assert move.steps == expect and move.forced is not None and move.forced[1] is False

@@ -1,10 +1,8 @@
 """The numba skirmish kernel equals the plain-Python reference (two independent
 readings of docs/skirmish-resolution.md) skirmish for skirmish: every record
 field and every strategy answer with its legality, in order.
-
-Besides the built-in strategies, ``chaos`` answers a pseudo-random action
-computed from the state (round, AP, position, facing, HP), the same in both
-engines, so every action kind, its illegal cases and the rare rules come up.
+(``chaos``, a state-driven pseudo-random strategy of ``tests.crosscheck.agree``,
+makes every action kind, its illegal cases and the rare rules come up).
 """
 
 from dataclasses import replace
@@ -14,85 +12,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numba import njit
 
 import sim.kernels.skirmish as K
-import sim.reference.skirmish as R
 from sim.content.skirmish import build_arena, load_arena, load_skirmish, make_setup, parse_member
-from sim.run.skirmish import get_skirmish_strategy, skirmish_template
-from strategies.skirmish import BEAST, SkirmishStrategy
-
-
-def _chaos_code(rnd, ap, pos, facing, hp, i, n_fighters, man, pts):
-    h = rnd * 131 + ap * 31 + pos * 7 + facing * 3 + i * 17 + hp * 5 + (man + 1) * 977 + pts * 53
-    if man == K.M_NONE:
-        return K.MANOEUVRE | ((h % 6) << 8)  # 5 is not a manoeuvre: illegal
-    kind = h % 13
-    if kind in (K.SHOOT, K.FIRST_AID, K.PICKUP):
-        return kind | (((h // 13) % n_fighters) << 8) | (((h // 104) % 2) << 16)
-    return kind | (((h // 13) % 8) << 8) | (((h // 104) % 7) << 16)
-
-
-chaos_code = njit(cache=True)(_chaos_code)
-
-
-@njit(K.DECISION, cache=True)
-def chaos(g, i):
-    o = K.fb(g, i)
-    return chaos_code(g[K.H_ROUND], g[o + K.F_AP], g[o + K.F_POS], g[o + K.F_FACING], g[o + K.F_HP], i, g[K.H_F],
-                      g[K.H_MAN], g[K.H_PTS] if g[K.H_MAN] != K.M_NONE else 0)
-
-
-def reference_chaos(state, i):
-    f = state.fighters[i]
-    man = R.M_NONE if state.phase == R.PHASE_MANOEUVRE else f.manoeuvre
-    return _chaos_code(state.round, f.ap, f.pos, f.facing, f.hp, i, len(state.fighters), man,
-                       f.pts if man != R.M_NONE else 0)
-
-
-CHAOS = SkirmishStrategy("chaos", "state-driven pseudo-random actions", chaos)
-
-
-def kernel_run(setup, party, monsters, seed, trials):
-    """Records and per-skirmish logs of the kernel, ``party``/``monsters`` strategies."""
-    template = skirmish_template(setup)
-    out = []
-    for t in range(trials):
-        records = np.zeros((1, K.N_RECORD), np.int64)
-        log = np.zeros((8192, K.LOG_FIELDS), np.int64)
-        K.skirmish_records(seed, t, 1, template, (party.decide, monsters.decide), records, log, t)
-        rows = log[log[:, K.L_ROUND] > 0]
-        out.append((records[0].tolist(), [tuple(int(x) for x in r[[K.L_ROUND, K.L_FIGHTER, K.L_CODE, K.L_OK]])
-                                          for r in rows]))
-    return out
-
-
-def reference_run(setup, party, monsters, seed, trials):
-    out = []
-    for t in range(trials):
-        strategies = {i: (party if f["side"] == 0 else monsters) for i, f in enumerate(setup.fighters)}
-        log = []
-        rec = R.play(setup, seed, t, strategies=strategies, log=log)
-        fields = [rec[k] for k in ("outcome", "rounds", "alive", "all_alive", "damage_dealt", "damage_taken", "kills",
-                                   "shots", "hits", "illegal")] + list(rec["ap"])
-        out.append(([int(x) for x in fields], [(r, i, c, int(ok)) for r, i, c, ok in log]))
-    return out
-
-
-def assert_same(setup, party_name, seed, trials, monsters_name="beast"):
-    kernel_strats = {"chaos": CHAOS, "beast": BEAST}
-    ref_strats = {"chaos": reference_chaos, **R.STRATEGIES}
-    party = kernel_strats.get(party_name) or get_skirmish_strategy(party_name)
-    got = kernel_run(setup, party, kernel_strats[monsters_name], seed, trials)
-    want = reference_run(setup, ref_strats[party_name], ref_strats[monsters_name], seed, trials)
-    for t, ((rec_k, log_k), (rec_r, log_r)) in enumerate(zip(got, want)):
-        if log_k != log_r:
-            first = next(k for k, (a, b) in enumerate(zip(log_k + [None], log_r + [None])) if a != b)
-            raise AssertionError(f"skirmish {t}: answer {first} differs: kernel {log_k[first:first + 3]} "
-                                 f"reference {log_r[first:first + 3]}")
-        assert rec_k == rec_r, f"skirmish {t}: kernel {dict(zip(K.RECORD_FIELDS, rec_k))} " \
-                               f"reference {dict(zip(K.RECORD_FIELDS, rec_r))}"
-    return got
+from tests.crosscheck.agree import skirmishes_agree
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +31,7 @@ def _setup(content, sk, party, monsters, strategy="hold", size=None, distance=No
 @pytest.mark.parametrize("strategy", ["hold", "kite", "rush"])
 def test_default_skirmish_matches_reference(content, sk, strategy):
     setup = _setup(content, sk, ["novice:ak47,vest,stimulator*2"], ["bloodsucker", "blind_dog"], strategy)
-    got = assert_same(setup, strategy, seed=3, trials=150)
+    got = skirmishes_agree(setup, strategy, seed=3, trials=150)
     assert {rec[0] for rec, _ in got} >= {K.WIN, K.LOSS}
 
 
@@ -117,7 +40,7 @@ def test_party_with_medic_mines_and_berdanka_matches_reference(content, sk, stra
     party = ["doktor:berdanka,rifling,helmet,stimulator*2,limonka*3", "verzila:ak47,laser_sight,vest,combat_stimulator",
              "gromoboi:kvazar,leather_jacket,stimulator,combat_stimulator,molotov*2"]
     setup = _setup(content, sk, party, ["snork", "boar", "flesh", "controller"], strategy, distance=6)
-    got = assert_same(setup, strategy, seed=11, trials=120)
+    got = skirmishes_agree(setup, strategy, seed=11, trials=120)
     ap = np.array([rec[K.R_AP:] for rec, _ in got]).sum(axis=0)
     used = {K.AP_KINDS[k] for k in np.flatnonzero(ap)}
     assert {"shoot", "reload", "defend"} | ({"move"} if strategy != "hold" else set()) <= used
@@ -126,7 +49,7 @@ def test_party_with_medic_mines_and_berdanka_matches_reference(content, sk, stra
 def test_chaos_monsters_and_party_match_reference(content, sk):
     setup = _setup(content, sk, ["novice:ak47,vest,stimulator*2,tyoshcha*2", "doktor:ak47,stimulator"],
                    ["bloodsucker", "blind_dog", "snork"], "hold", distance=3)
-    got = assert_same(setup, "chaos", seed=5, trials=200, monsters_name="chaos")
+    got = skirmishes_agree(setup, "chaos", seed=5, trials=200, monsters_name="chaos")
     codes = {c & 255 for _, log in got for (_, _, c, ok) in log if ok}
     assert codes >= {K.MOVE, K.TURN, K.STEP, K.SHOOT, K.RELOAD, K.EQUIP, K.STAND, K.LAY_MINE, K.MANOEUVRE}
 
@@ -176,4 +99,4 @@ def test_random_arenas_fighters_and_rules_match_reference(content, sk, data):
     setup = _random_setup(data, content, sk)
     party = data.draw(st.sampled_from(["hold", "kite", "rush", "chaos"]))
     monsters = data.draw(st.sampled_from(["beast", "chaos"]))
-    assert_same(setup, party, seed=data.draw(st.integers(0, 2**32)), trials=6, monsters_name=monsters)
+    skirmishes_agree(setup, party, seed=data.draw(st.integers(0, 2**32)), trials=6, monsters_name=monsters)

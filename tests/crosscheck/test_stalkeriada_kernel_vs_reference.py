@@ -2,48 +2,28 @@
 (docs/stalkeriada-resolution.md): game for game, every recorded number equal,
 on the default content and on edited content that stresses rare rules."""
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import sim.kernels.stalkeriada as K
-from sim.content.stalkeriada import load_stalkeriada
-from sim.reference.stalkeriada import load_settings, run_games
-from sim.run.stalkeriada import DEFAULT_PLAYERS, game_records, get_stalkeriada_strategy
+from sim.run.stalkeriada import DEFAULT_PLAYERS
 from tests.conftest import stalkeriada_content
+from tests.crosscheck.agree import games_agree
 
 SEED = 424242
 
 
-def _compare(content, players, games, seed=SEED, rotation=0):
-    strategies = [get_stalkeriada_strategy(p) for p in players]
-    results, records, money_rounds = game_records(content, strategies, seed=seed, games=games, rotation=rotation)
-    P = len(players)
-    seat_params = [list(strategies[(s + rotation) % P].params) for s in range(P)]
-    expected = run_games(load_settings(load_stalkeriada(content).path), seat_params, seed, games)
-    for i, ref in enumerate(expected):
-        winner = -1 if ref["winner"] is None else ref["winner"]
-        assert (results[i, 0], results[i, 1], results[i, 2]) == (winner, ref["length"], ref["turns"]), f"game {i}"
-        for f, field in enumerate(K.RECORD_FIELDS):
-            assert list(records[i, f]) == list(ref[field]), f"game {i}: {field}"
-        rounds = len(ref["money_by_round"])
-        assert np.array_equal(money_rounds[i, :rounds], np.array(ref["money_by_round"]).reshape(rounds, P)), \
-            f"game {i}: money by round"
-    return results
-
-
 def test_kernel_equals_reference_default_matchup(content):
-    results = _compare(content, DEFAULT_PLAYERS, 40)
+    results = games_agree(content, DEFAULT_PLAYERS, 40, SEED)
     assert (results[:, 0] >= 0).sum() >= 3  # the games are real: in some a stalker finishes
 
 
 def test_kernel_equals_reference_rotated_seats(content):
-    _compare(content, DEFAULT_PLAYERS, 12, rotation=2)
+    games_agree(content, DEFAULT_PLAYERS, 12, SEED, rotation=2)
 
 
 @pytest.mark.parametrize("players", [("greedy", "rush"), ("jelly", "jelly", "cautious", "greedy", "rush", "jelly")])
 def test_kernel_equals_reference_two_and_six_seats(content, players):
-    _compare(content, players, 15)
+    games_agree(content, players, 15, SEED)
 
 
 def test_kernel_equals_reference_rare_rules(tmp_path):
@@ -60,7 +40,7 @@ def test_kernel_equals_reference_rare_rules(tmp_path):
         "jelly": {"order_on": 3},
         "borscht": {"partner_on": 4},
     })
-    results = _compare(content, DEFAULT_PLAYERS, 60)
+    results = games_agree(content, DEFAULT_PLAYERS, 60, SEED)
     assert (results[:, 0] >= 0).mean() > 0.5
 
 
@@ -102,4 +82,4 @@ def test_kernel_equals_reference_on_random_content(tmp_path_factory, data):
     }
     content = stalkeriada_content(tmp_path_factory.mktemp("random"), changes)
     players = data.draw(st.lists(st.sampled_from(DEFAULT_PLAYERS), min_size=2, max_size=5))
-    _compare(content, players, 3, seed=data.draw(st.integers(0, 2 ** 31)))
+    games_agree(content, players, 3, data.draw(st.integers(0, 2 ** 31)))

@@ -80,12 +80,13 @@ def _numbers(summary):
 
 
 def test_journeys_on_a_cluster_equal_the_local_run(content, client):
-    from sim.run.journey import get_journey_strategy, simulate_journey
+    from sim.run.journey import simulate_journey
 
     kwargs = dict(days=20, trials=5000, seed=8)
     loadout = Loadout(weapon="ak47", healing=(("stimulator", 1),))
-    local = simulate_journey(content, loadout, get_journey_strategy("cautious"), **kwargs)
-    remote = simulate_journey(content, loadout, get_journey_strategy("cautious"), chunk=700, client=client, **kwargs)
+    cautious = strategies.get("cautious", mode="journey")
+    local = simulate_journey(content, loadout, cautious, **kwargs)
+    remote = simulate_journey(content, loadout, cautious, chunk=700, client=client, **kwargs)
     assert _numbers(local.summary()) == _numbers(remote.summary())
     assert (local.traffic == remote.traffic).all() and (local.deaths_at == remote.deaths_at).all()
 
@@ -93,12 +94,12 @@ def test_journeys_on_a_cluster_equal_the_local_run(content, client):
 @pytest.mark.slow
 def test_skirmishes_on_a_cluster_equal_the_local_run(content, client):
     from sim.content.skirmish import load_arena, load_skirmish, make_setup, parse_member
-    from sim.run.skirmish import get_skirmish_strategy, simulate_skirmish
+    from sim.run.skirmish import simulate_skirmish
 
     sk = load_skirmish(content)
     setup = make_setup(content, sk, [parse_member(content, "novice:ak47,vest,stimulator*2")], ["snork"],
                        load_arena(sk, None, None), "kite", None)
-    kite = get_skirmish_strategy("kite")
+    kite = strategies.get("kite", mode="skirmish")
     local = simulate_skirmish(setup, kite, trials=4000, seed=3)
     remote = simulate_skirmish(setup, kite, trials=4000, seed=3, chunk=900, client=client)
     assert _numbers(local.summary()) == _numbers(remote.summary()) and (local.tally == remote.tally).all()

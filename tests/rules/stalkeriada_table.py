@@ -5,9 +5,10 @@ import numpy as np
 from numba import njit
 
 import sim.kernels.stalkeriada as K
+import strategies
 from sim.content.stalkeriada import TILE_KINDS, load_stalkeriada
 from sim.kernels.rng import die, mix
-from sim.run.stalkeriada import _seating, compile_tables, game_template, get_stalkeriada_strategy
+from sim.run.stalkeriada import compile_tables, game_template, seating
 
 TILE = {name: i for i, name in enumerate(TILE_KINDS)}
 
@@ -23,8 +24,8 @@ class Table:
 
     def __init__(self, content, players=("cautious", "greedy"), seed=5, game=0):
         self.sc = load_stalkeriada(content)
-        self.strategies = [get_stalkeriada_strategy(p) for p in players]
-        self.fns, self.params = _seating(self.strategies)
+        self.strategies = [strategies.get(p, mode="stalkeriada") for p in players]
+        self.fns, self.params = seating(self.strategies)
         self.n = len(players)
         self.g = game_template(self.sc, self.n)
         self.tables = compile_tables(self.sc)

@@ -197,7 +197,7 @@ def test_z20_only_firearms_and_their_modifiers_are_stowed(content):
                                            r"berdanka, ak47, kvazar, zeroing"):
         Loadout(weapon="ak47", backpack=("vest",)).validate(content)
     with pytest.raises(ValueError, match="neither a firearm nor a modifier"):
-        reference._prepare_stalker(reference.load_content(content.directory), {"backpack": ["vest"]})
+        reference.prepare_stalker(reference.load_content(content.directory), {"backpack": ["vest"]})
 
 
 def test_z21_a_modifier_counts_only_on_its_own_firearm(content):
@@ -251,8 +251,8 @@ def test_z22_a_stowed_modifier_needs_its_stowed_firearm(content, kwargs, message
         Loadout(**kwargs).validate(content)
     assert str(info.value) == message
     with pytest.raises(ValueError, match="Z-22"):
-        reference._prepare_stalker(reference.load_content(content.directory),
-                                   {k: list(v) if isinstance(v, tuple) else v for k, v in kwargs.items()})
+        reference.prepare_stalker(reference.load_content(content.directory),
+                                  {k: list(v) if isinstance(v, tuple) else v for k, v in kwargs.items()})
 
 
 def test_z24_head_plus_body_defence(content):

@@ -7,12 +7,14 @@ import numba
 import numpy as np
 import pytest
 
+import strategies
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import Loadout
-from sim.run.journey import JourneyStrategy, get_journey_strategy, simulate_journey
+from sim.run.journey import simulate_journey
+from strategies.journey import JourneyStrategy
 from tests.conftest import edited_content, zonesim
 
-GREEDY = get_journey_strategy("greedy")
+GREEDY = strategies.get("greedy", mode="journey")
 
 
 def journeys(content, loadout, strategy=GREEDY, days=30, n=2000, seed=4):
@@ -74,7 +76,7 @@ def test_z30_torsion_scanner_removes_trap_deaths(content, tmp_path):
 def test_z33_z41_runner_escapes_until_orders_raise_reputation(content):
     """Reputation <= 1 always escapes (Z-33) and each order adds 1 (Z-41): the
     cautious runner kills almost nothing next to the greedy fighter."""
-    runner = journeys(content, Loadout(weapon="ak47"), get_journey_strategy("cautious"), n=2000)
+    runner = journeys(content, Loadout(weapon="ak47"), strategies.get("cautious", mode="journey"), n=2000)
     fighter = journeys(content, Loadout(weapon="ak47"), n=2000)
     assert runner.sums[2] < 0.1 * fighter.sums[2]
 
@@ -258,7 +260,7 @@ def test_user_journey_strategy_file_changes_results(content):
     """--strategy FILE.py:NAME loads a JourneyStrategy (its fight strategy from a file too)."""
     from tests.conftest import DATA
 
-    wanderer = get_journey_strategy(f"{DATA / 'wanderer.py'}:WANDERER")
+    wanderer = strategies.get(f"{DATA / 'wanderer.py'}:WANDERER", mode="journey")
     loadout = Loadout(weapon="ak47", reputation=4)
     mine, greedy = journeys(content, loadout, wanderer), journeys(content, loadout)
     assert mine.sums[2] < greedy.sums[2]  # the coward fights less

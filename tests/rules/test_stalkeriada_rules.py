@@ -10,7 +10,8 @@ import pytest
 
 import sim.kernels.stalkeriada as K
 from sim.content.stalkeriada import TILE_KINDS, load_stalkeriada
-from sim.run.stalkeriada import game_records, neighbour_table
+from sim.hexgrid import COUNTER_CLOCKWISE, neighbour_table
+from sim.run.stalkeriada import game_records
 from strategies.stalkeriada import exit_cost as strategy_exit_cost
 from strategies.stalkeriada import planner
 from tests.conftest import proportion_tolerance, stalkeriada_content
@@ -79,7 +80,7 @@ def test_s10_seats_start_in_the_city_with_start_money(table):
 
 
 def test_s13_neighbours_are_odd_r_and_symmetric():
-    nbr = neighbour_table(7, 7)
+    nbr = neighbour_table(7, 7, COUNTER_CLOCKWISE)
     assert list(nbr[0]) == [1, -1, -1, -1, -1, 7]        # (0,0): E, and SE (1,0)
     assert list(nbr[8]) == [9, 2, 1, 7, 15, 16]          # (1,1), odd row
     assert list(nbr[16]) == [17, 9, 8, 15, 22, 23]       # (2,2), even row
@@ -489,7 +490,7 @@ def test_s19_golden_ball_only_for_its_revealer(table):
 
 
 def test_s20_pointer_forces_the_next_step(table):
-    nbr = neighbour_table(7, 7)
+    nbr = neighbour_table(7, 7, COUNTER_CLOCKWISE)
     for direction in range(1, 7):  # revealed on the last step: one more step that way, over a cell
         table.walk_east(up=False)
         table.tile(24, "jumping_pointer")

@@ -1,0 +1,172 @@
+"""The game's five modes, one ``Mode`` record each: ``MODES[name]``.
+
+A record says what a mode reads (content files and their loader), what runs it
+(its run function, the chunk work of ``sim.run.chunks`` and the kernel entry
+points), who plays it (its strategies in the one registry, ``strategies``),
+what it reports (the names of its headline numbers), how the rules are read a
+second time (the plain-Python function of ``sim.reference``), how fast it runs
+(the speed the command line checks trial counts against) and the options of
+its command.
+
+Code is named as ``"module:attribute"`` and imported on use, so reading the
+table (names, speeds, options, built-in strategy names) compiles no kernel.
+"""
+
+from dataclasses import dataclass
+from importlib import import_module
+
+import strategies
+
+BASE_FILES = ("rules.toml", "characters.toml", "items.toml", "monsters.toml")
+"""The content files every mode's stalkers, items and monsters come from (``sim.content.schema.FILES``)."""
+
+
+def resolve(target: str):
+    """The object a ``"module:attribute"`` name points at."""
+    module, _, attribute = target.partition(":")
+    return getattr(import_module(module), attribute)
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One mode of the game and everything the package knows about running it."""
+
+    name: str
+    description: str
+    content_files: tuple
+    """The files of a content folder the mode reads."""
+    loader: str
+    """``"module:function"``: ``Content ->`` the mode's own tables, checked; empty: the
+    base content (``BASE_FILES``, a ``Content``) is all the mode reads."""
+    simulate: str
+    """``"module:function"``: the run function (trials in chunks, results with intervals)."""
+    work: str
+    """``"module:class"``: one chunk of trials, ``work(chunk) -> {name: ndarray}`` (``sim.run.chunks``)."""
+    kernels: tuple
+    """``"module:entry point"`` of each numba kernel the mode runs."""
+    measures: tuple
+    """The names of the headline numbers it reports."""
+    reference: str
+    """``"module:function"``: the plain-Python reading of the same rules (``sim.reference``)."""
+    speed: float
+    """Trials per second on 2 cores, the fastest measured (README "Performance"); a count
+    that would take more than a day at it is refused."""
+    trial: str
+    """What one trial is called in messages (``fight``, ``campaign``, ``skirmish``, ``game``)."""
+    command: str
+    """The ``zonesim`` command that runs it."""
+    options: tuple
+    """The options of ``command`` that set up its scenario."""
+    trials_option: str = "--trials"
+    strategy_option: str = "--strategy"
+    default_strategy: str = ""
+    speed_per_day: bool = False
+    """The speed counts campaign days (a journey's speed falls with its length)."""
+    valuation: str = ""
+    """``"module:function"`` building its scenario context of ``zonesim value`` / ``tune``
+    (``sim.economy.context``); empty: its items are not valued in this mode."""
+    valuation_trials: int = 0
+    """The default valuation trials per kit of that context."""
+    monsters: bool = False
+    """Its scenario names the monsters fought (``--monster``)."""
+    loadout: bool = True
+    """A stalker's loadout plays it (the loadout options); else the players buy from the mode's own shop."""
+    strongest: bool = False
+    """``strongest`` (the search over its strategies, ``sim.run.search``) may stand for a strategy."""
+    table: bool = False
+    """Played at a table of seats, each with a strategy (``--opponents`` for the other seats)."""
+
+    def trials_per_s(self, days: int = 1) -> float:
+        """Trials per second; a journey's for campaigns of ``days`` days."""
+        return self.speed / days if self.speed_per_day else self.speed
+
+    def strategy_names(self) -> tuple:
+        """The built-in strategies' names, without compiling them."""
+        return strategies.names(self.name)
+
+    def strategies(self) -> dict:
+        """``{name: strategy}`` of the built-in strategies."""
+        return strategies.built_in(self.name)
+
+    def strategy(self, spec: str):
+        """A built-in strategy by name, or ``FILE.py:NAME`` (``strategies.get``)."""
+        return strategies.get(spec, mode=self.name)
+
+    def load(self, content):
+        """The mode's tables of ``content``, checked (one-line ``ContentError`` otherwise)."""
+        return resolve(self.loader)(content) if self.loader else content
+
+    def run(self, *args, **kwargs):
+        """Its run function called with these arguments."""
+        return resolve(self.simulate)(*args, **kwargs)
+
+    def entry_points(self) -> tuple:
+        """Its kernel entry points (each compiles at its first call)."""
+        return tuple(resolve(k) for k in self.kernels)
+
+
+FIGHT_OPTIONS = ("--monster", "--hp", "--strategy", "--trials", "--target-ci", "--exact", "--character", "--weapon",
+                 "--mods", "--head", "--body", "--stims", "--medkits", "--explosives", "--escape-item",
+                 "--reputation")
+
+MODES = {mode.name: mode for mode in (
+    Mode(
+        name="fight", description="one stalker against a group of monsters, fought at once "
+                                  "(docs/rules/fight-resolution.md)",
+        content_files=BASE_FILES, loader="",
+        simulate="sim.run.fight:simulate_fight", work="sim.run.fight:FightWork",
+        kernels=("sim.kernels.fight:fight_trials",),
+        measures=("p_survive", "p_win", "p_draw", "p_escape", "p_death", "mean_rounds", "mean_hp_left"),
+        reference="sim.reference.fight:run_fights", speed=60_000_000, trial="fight", command="encounter",
+        options=FIGHT_OPTIONS, default_strategy="fighter",
+        valuation="sim.economy.context:fight_scenario", valuation_trials=200_000, monsters=True,
+        strongest=True),
+    Mode(
+        name="duel", description="a fight against one monster: the kernel's duel rounds, and the exact solver",
+        content_files=BASE_FILES, loader="",
+        simulate="sim.run.fight:simulate_fight", work="sim.run.fight:FightWork",
+        kernels=("sim.kernels.fight:fight_trials",),
+        measures=("p_survive", "p_win", "p_draw", "p_escape", "p_death", "mean_rounds", "mean_hp_left"),
+        reference="sim.reference.fight:run_fights", speed=60_000_000, trial="fight", command="encounter",
+        options=FIGHT_OPTIONS, default_strategy="fighter", monsters=True),
+    Mode(
+        name="journey", description="campaign days on the hex map: walking, events, fights, orders "
+                               "(docs/rules/journey-resolution.md)",
+        content_files=(*BASE_FILES, "journey.toml", "terrain.toml", "maps/*.toml"),
+        loader="sim.content.journey:load_journey",
+        simulate="sim.run.journey:simulate_journey", work="sim.run.journey:JourneyWork",
+        kernels=("sim.kernels.journey:run_journeys", "sim.kernels.journey:done_days"),
+        measures=("p_complete", "p_first_order", "p_no_death", "mean_days_to_complete", "mean_money",
+                  "mean_deaths"),
+        reference="sim.reference.journey:run_journeys", speed=9_000_000, speed_per_day=True, trial="campaign",
+        command="journey",
+        options=("--strategy", "--days", "--trials", "--character", "--weapon", "--mods", "--head", "--body",
+                 "--stims", "--medkits", "--explosives", "--escape-item", "--reputation", "--movement",
+                 "--avoidance", "--one-shot"),
+        default_strategy="greedy", valuation="sim.economy.context:journey_scenario", valuation_trials=20_000),
+    Mode(
+        name="skirmish", description="a party against monsters on a hex arena, with action points "
+                                "(docs/rules/skirmish-resolution.md)",
+        content_files=(*BASE_FILES, "skirmish.toml"), loader="sim.content.skirmish:load_skirmish",
+        simulate="sim.run.skirmish:simulate_skirmish", work="sim.run.skirmish:SkirmishWork",
+        kernels=("sim.kernels.skirmish:run_skirmishes", "sim.kernels.skirmish:skirmish_records",
+                 "sim.kernels.skirmish:skirmish_survival"),
+        measures=("p_win", "p_loss", "p_draw", "p_survive"),
+        reference="sim.reference.skirmish:run", speed=200_000, trial="skirmish", command="skirmish",
+        options=("--party", "--monster", "--strategy", "--arena", "--arena-size", "--distance", "--trials",
+                 "--replay"),
+        default_strategy="hold", valuation="sim.economy.context:skirmish_scenario", valuation_trials=20_000,
+        monsters=True),
+    Mode(
+        name="stalkeriada", description="the board game for 2-6 seats: City, fence, tile Zone, exit visa "
+                                   "(docs/rules/stalkeriada-resolution.md)",
+        content_files=("stalkeriada.toml",), loader="sim.content.stalkeriada:load_stalkeriada",
+        simulate="sim.run.stalkeriada:simulate_stalkeriada", work="sim.run.stalkeriada:StalkeriadaWork",
+        kernels=("sim.kernels.stalkeriada:run_games", "sim.kernels.stalkeriada:game_records"),
+        measures=("win_rate", "mean_place", "p_last", "length"),
+        reference="sim.reference.stalkeriada:run_games", speed=4_000, trial="game", command="stalkeriada",
+        options=("--players", "--games", "--rotate-seats"), trials_option="--games", strategy_option="--players",
+        default_strategy="cautious", valuation="sim.economy.context:table_scenario", valuation_trials=2_000,
+        loadout=False, table=True),
+)}
+"""Every mode by name."""

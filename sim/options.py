@@ -1,0 +1,133 @@
+"""The options every run shares, checked before any kernel compiles: the seed,
+a trial count against the mode's speed, strategy names, threads, name lists
+and the content folder (all of it); and what a resumed run must share with
+the run it continues. A refusal is one ``UsageProblem`` naming the option and
+the fix."""
+
+import dataclasses
+from pathlib import Path
+from typing import Optional
+
+from sim.errors import UsageProblem
+
+def check_seed(seed: Optional[int]) -> Optional[int]:
+    """``--seed``: None (the content's own) or a whole number >= 0."""
+    if seed is not None and seed < 0:
+        raise UsageProblem(f"--seed: {seed}; give a whole number >= 0")
+    return seed
+
+
+def check_trials(option: str, trials: int, per_s: float, unit="trial") -> int:
+    """Refuse ``trials`` that would take more than a day at ``per_s`` (the fastest
+    speed measured for the mode); a whole number >= 1 otherwise."""
+    if trials < 1:
+        raise UsageProblem(f"{option}: {trials}; give at least 1 {unit}")
+    days, units = trials / per_s / 86_400, unit + ("es" if unit.endswith("sh") else "s")
+    if days > 1:
+        raise UsageProblem(f"{option}: {trials:,} {units} would take about {days:,.0f} days at ~{per_s:,.0f} "
+                          f"{units}/s; use fewer {units}")
+    return trials
+
+
+def check_mode_trials(mode: str, trials: int, days: int = 1, option: str = "") -> int:
+    """``check_trials`` at the speed of ``mode`` (``sim.modes.MODES``), in its trial's name."""
+    from sim.modes import MODES
+
+    m = MODES[mode]
+    return check_trials(option or m.trials_option, trials, m.trials_per_s(days), m.trial)
+
+
+def check_strategies(option: str, specs, kind: str, extra=()):
+    """Each of ``specs`` is a built-in ``kind`` strategy (or one of ``extra``) or
+    ``FILE.py:NAME`` with the file present: a bad name is refused in one line
+    before any kernel compiles (the file's contents are checked when it loads)."""
+    from sim.modes import MODES
+
+    names = (*MODES[kind].strategy_names(), *extra)
+    for spec in specs:
+        if spec in names:
+            continue
+        if ":" not in spec:
+            raise UsageProblem(f"{option}: unknown strategy '{spec}'; built in: {', '.join(names)}; "
+                              "or give FILE.py:NAME")
+        path = Path(spec.rsplit(":", 1)[0])
+        if not path.is_file():
+            raise UsageProblem(f"{option}: strategy file '{path}' not found (from {spec})")
+
+
+def check_fraction(option: str, value: Optional[float], example: str) -> Optional[float]:
+    """A width or share strictly between 0 and 1 (None passes)."""
+    if value is not None and not 0 < value < 1:
+        raise UsageProblem(f"{option}: {value}; give {example}")
+    return value
+
+
+def check_out_folder(out: Optional[Path]) -> Optional[Path]:
+    """``--out`` names a folder (new or existing), not a file."""
+    if out is not None and out.exists() and not out.is_dir():
+        raise UsageProblem(f"--out: {out} is a file; give a folder")
+    return out
+
+
+def name_list(text: str) -> list:
+    """Comma-separated names (``"a, b,,c"``), blanks dropped."""
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def set_threads(threads: Optional[int]):
+    """Apply ``--threads`` (None: all cores); results do not depend on it."""
+    if threads is None:
+        return
+    import numba
+
+    top = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= top:
+        raise UsageProblem(f"--threads: {threads}; this machine allows 1..{top}")
+    numba.set_num_threads(threads)
+
+
+_checked = set()  # digests of the content sets checked whole in this process
+
+
+def checked_content(directory=None):
+    """Load a content set and check all of it (maps, journey, skirmish, Stalkeriada,
+    economy and report files) before any kernel compiles: bad content is refused
+    in seconds, whatever the run needs of it. Checked once per state of its files."""
+    from sim.content import load_content
+
+    game = load_content(directory)
+    if game.digest in _checked:
+        return game
+    check_whole(game)
+    _checked.add(game.digest)
+    return game
+
+
+def check_whole(game, arena=None):
+    """Every file of ``game``'s folder through its loader: maps, journey, skirmish
+    (its arena built by ``arena``, default ``load_arena``), Stalkeriada, economy and report."""
+    from sim.content.journey import JOURNEY_FILE, load_journey
+    from sim.content.maps import load_map, load_terrain
+    from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
+    from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
+    from sim.economy.context import ECONOMY_FILE, load_context
+    from sim.report.study import REPORT_FILE, load_study
+
+    folder = Path(game.directory)
+    if (folder / "terrain.toml").is_file():
+        terrain = load_terrain(folder)
+        for path in sorted((folder / "maps").glob("*.toml")):
+            load_map(path, terrain)
+    checks = {JOURNEY_FILE: load_journey, STALKERIADA_FILE: load_stalkeriada,
+              SKIRMISH_FILE: lambda g: (arena or load_arena)(load_skirmish(g)), ECONOMY_FILE: load_context,
+              REPORT_FILE: lambda g: load_study(g, quick=False)}
+    for name, check in checks.items():
+        if (folder / name).is_file():
+            check(game)
+
+
+def run_params(command, game, **options) -> dict:
+    """What a resumed run must share with the killed one: the command, the
+    content's digest and every option that changes the numbers (dataclasses as dicts)."""
+    plain = {k: dataclasses.asdict(v) if dataclasses.is_dataclass(v) else v for k, v in options.items()}
+    return {"command": command, "content_hash": game.digest, **plain}

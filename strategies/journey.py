@@ -1,0 +1,38 @@
+"""Journey strategies: how a stalker travels the Zone (docs/rules/journey-resolution.md).
+
+A journey strategy names a fight strategy (built in or ``FILE.py:NAME``) and
+sets the choices of the campaign: how far the route avoids danger
+(``danger_weight``, Z-39), whether a replacement goes back for the dead one's
+loot (``recover_loot``, Z-10) and which order comes next (``order_choice``, Z-41).
+"""
+
+from dataclasses import dataclass
+
+from strategies import StrategyError
+
+ORDER_CHOICES = ("listed", "nearest")
+
+
+@dataclass(frozen=True)
+class JourneyStrategy:
+    """How a stalker travels: his fight strategy, how much he avoids danger on
+    the way (``danger_weight``: extra steps he would walk to avoid one danger
+    level), and whether a replacement goes back for the dead one's loot."""
+
+    name: str
+    description: str
+    fight: str
+    danger_weight: int
+    recover_loot: bool
+    order_choice: str = "listed"
+    """Z-41: "listed" takes orders in journey.toml order; "nearest" the closest one not yet done."""
+
+    def __post_init__(self):
+        if self.order_choice not in ORDER_CHOICES:
+            raise StrategyError(f"journey strategy {self.name}: order_choice '{self.order_choice}'; "
+                                f"use one of: {', '.join(ORDER_CHOICES)}")
+
+
+CAUTIOUS = JourneyStrategy("cautious", "walks around danger (3 steps per danger level), flees lost fights, "
+                           "recovers loot, takes the nearest order", "runner", 3, True, "nearest")
+GREEDY = JourneyStrategy("greedy", "takes the fewest steps, fights everything, recovers loot", "fighter", 0, True)
