@@ -1,11 +1,15 @@
 """Shared fixtures: the default content, kernel runs in the reference's terms."""
 
+import contextlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +25,23 @@ from sim.run.fight import FightRun
 # the other worker, so they sleep instead (read when the first parallel kernel
 # starts its threads; the commands the tests start inherit it). Numbers do not change.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+
+def pytest_configure(config):
+    """Compile every kernel once, before any test (in the xdist controller, before its
+    workers start): on an empty cache the two workers, and the commands the tests start,
+    would otherwise each compile the same kernels. A warm cache costs nothing here."""
+    if hasattr(config, "workerinput") or config.option.collectonly or config.option.help:
+        return
+    from sim.run.warmup import compile_every_group
+
+    start = time.perf_counter()
+    compiled = compile_every_group()
+    if compiled:
+        sys.stderr.write(f"compiled the kernels of {', '.join(compiled)} into {os.environ['NUMBA_CACHE_DIR']} "
+                         f"in {time.perf_counter() - start:.0f} s\n")
+
 
 DATA = Path(__file__).parent / "data"
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules" / "index.md"
@@ -63,10 +84,34 @@ def edited_content(tmp_path, file, old, new, name="content"):
     return folder
 
 
-def zonesim(*args, cwd=None, env=None):
-    """Run ``python -m sim ARGS`` and capture its output."""
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True, text=True,
-                          timeout=900, cwd=cwd, env=env)
+def zonesim(*args, cwd=None, env=None, process=False):
+    """Run the command line ``zonesim ARGS`` (in ``cwd``); its exit code, stdout and stderr as a
+    ``subprocess.CompletedProcess``. It runs in this process as the ``zonesim`` script does
+    (``sim.cli.main``; this worker's kernels are loaded already), or as ``python -m sim ARGS``
+    in a new process with ``process=True`` or another environment ``env``."""
+    argv = [str(a) for a in args]
+    if process or env is not None:
+        return subprocess.run([sys.executable, "-m", "sim", *argv], capture_output=True, text=True,
+                              timeout=900, cwd=cwd, env=env)
+    from sim.cli import main
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    saved_argv, saved_cwd = sys.argv, os.getcwd()
+    sys.argv = ["zonesim", *argv]
+    try:
+        os.chdir(cwd or saved_cwd)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                code = main(argv)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+            except Exception:  # as the interpreter would end the process: the traceback and exit 1
+                traceback.print_exc()
+                code = 1
+    finally:
+        sys.argv = saved_argv
+        os.chdir(saved_cwd)
+    return subprocess.CompletedProcess(["zonesim", *argv], code or 0, stdout.getvalue(), stderr.getvalue())
 
 
 def empty_cache_env(folder):

@@ -55,6 +55,7 @@ def report(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from sim.compare.baseline import report_against
     from sim.report.study import STEP_KERNELS, STEPS, first_look, load_study, run_study, write_report
     from sim.run.chunks import checkpoints
     from sim.run.distributed import cluster
@@ -85,7 +86,8 @@ def report(
         sections, study = run_study(game, out, quick=quick, client=client, on_step=step, store=store,
                                     warmup=warmup)
     if base is not None:
-        sections = _against(sections, game, base, quick, study, store)
+        sections = report_against(sections, game, base, quick=quick, journey_tier=study.settings["journey_tier"],
+                                  store=store)
     _save_content(game.directory, out / "content")
     elapsed = time.perf_counter() - start
     header = {"title": "zonesim balance report" + (" (quick draft)" if quick else ""),
@@ -112,19 +114,6 @@ def _baseline(baseline):
     from sim.content import load_content
 
     return load_content(resolve_content(baseline, "--baseline"))
-
-
-def _against(sections, game, base, quick, study, store):
-    """The sections with the content diff first and "vs baseline" columns (``sim.compare.baseline``);
-    each side's finished group of headline numbers is kept in the checkpoint ``store`` for --resume."""
-    from sim.compare.baseline import with_baseline
-    from sim.compare.diff import content_diff
-    from sim.compare.metrics import make_plan, measure, paired
-
-    plan = make_plan(game, quick=quick)
-    rows = paired(measure(base, plan, store=store, side="baseline"), measure(game, plan, store=store, side="new"))
-    return with_baseline(sections, rows, content_diff(base.directory, game.directory), base.directory,
-                         study.settings["journey_tier"])
 
 
 def _save_content(source: Path, target: Path):

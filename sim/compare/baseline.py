@@ -68,3 +68,15 @@ def with_baseline(sections, rows, diff, baseline, journey_tier) -> list:
         head.table(pl.DataFrame([{"metric": r["name"], "baseline": r["base"], "now": r["new"], COLUMN: _cell(r)}
                                  for r in moved]), "Headline numbers that moved, largest first")
     return [head, *sections]
+
+
+def report_against(sections, game, base, *, quick, journey_tier, store=None) -> list:
+    """``sections`` of a report on ``game`` measured against the ``base`` content: every
+    headline number of both, paired on the same dice (``sim.compare.metrics``), then
+    ``with_baseline``. With a checkpoint ``store`` each side's finished group is kept (--resume)."""
+    from sim.compare.diff import content_diff
+    from sim.compare.metrics import make_plan, measure, paired
+
+    plan = make_plan(game, quick=quick)
+    rows = paired(measure(base, plan, store=store, side="baseline"), measure(game, plan, store=store, side="new"))
+    return with_baseline(sections, rows, content_diff(base.directory, game.directory), base.directory, journey_tier)

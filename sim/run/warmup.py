@@ -21,10 +21,12 @@ from importlib import import_module
 from pathlib import Path
 
 GROUPS = {  # group: modules to import (their strategies compile on import) and "module:entry point" to compile
-    "fights": ("sim.kernels.fight:fight_trials",),
+    "fights": ("strategies.basic", "strategies.tactician", "sim.kernels.fight:fight_trials"),
     "skirmishes": ("strategies.skirmish", "sim.kernels.skirmish:run_skirmishes",
-                   "sim.kernels.skirmish:skirmish_survival"),
-    "Stalkeriada": ("strategies.stalkeriada", "sim.kernels.stalkeriada:run_games"),
+                   "sim.kernels.skirmish:skirmish_survival", "sim.kernels.skirmish:skirmish_records"),
+    "Stalkeriada": ("strategies.stalkeriada", "sim.kernels.stalkeriada:run_games",
+                    "sim.kernels.stalkeriada:game_records"),
+    "journeys": ("sim.kernels.journey:run_journeys", "sim.kernels.journey:done_days"),
 }
 
 _running = set()
@@ -86,6 +88,20 @@ class Warmup:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def compile_every_group(processes: int = 2) -> list:
+    """Compile every group not yet warm, split over ``processes`` children at once
+    (numba compiles on one core); returns the groups compiled. The test suite calls
+    it before its workers start, so no two of them compile the same kernel."""
+    cold = [g for g in GROUPS if not _mark(g).exists()]
+    children = [subprocess.Popen([sys.executable, "-m", "sim.run.warmup", *cold[k::processes]],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=os.environ.copy())
+                for k in range(min(processes, len(cold)))]
+    for child in children:
+        if child.wait() != 0:
+            raise RuntimeError(f"compiling the kernels of {' '.join(child.args[3:])} failed")
+    return cold
 
 
 def stop_all():

@@ -86,18 +86,18 @@ def test_a_day_long_run_is_refused_with_the_estimate():
 
 
 def interrupted(args, wait_for):
-    """Start ``zonesim ARGS``, send SIGINT once stderr shows ``wait_for`` (or after 8 s); the process and the
+    """Start ``zonesim ARGS``, send SIGINT a second after stderr shows ``wait_for``; the process and the
     seconds it took to exit."""
     proc = subprocess.Popen([sys.executable, "-m", "sim", *map(str, args)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     seen = []
-    for line in proc.stderr if wait_for else ():  # plain progress lines: stderr is a pipe here
+    for line in proc.stderr:  # plain progress lines: stderr is a pipe here
         seen.append(line)
         if wait_for in line:
             break
     else:
-        assert not wait_for, f"no '{wait_for}' line: {''.join(seen)}"
-    time.sleep(1.0 if wait_for else 8.0)  # well inside the run (or the kernels' loading or compiling)
+        raise AssertionError(f"no '{wait_for}' line: {''.join(seen)}")
+    time.sleep(1.0)  # well inside the run
     proc.send_signal(signal.SIGINT)
     start = time.perf_counter()
     try:
@@ -114,7 +114,7 @@ def test_ctrl_c_stops_a_run_at_once_with_exit_130(tmp_path, command):
     args, wait_for = {
         "journey": (["journey", "--trials", 100_000_000, "--weapon", "ak47", "--out", out], "zonesim: journeys "),
         "value": (["value", "-m", "bloodsucker", "--weapon", "ak47", "--trials", 1_000_000_000, "--out", out],
-                  None),
+                  "zonesim: valuing cards"),
         "report": (["report", "--quick", "--out", out], "report step 1/"),
     }[command]
     proc, seconds, stderr = interrupted(args, wait_for)

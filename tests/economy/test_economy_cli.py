@@ -16,7 +16,7 @@ from sim.economy.context import load_context, scenario
 from sim.economy.synergy import synergies, synergy_pairs
 from sim.economy.value import value_cards
 from sim.run.fight import FightMeasure
-from tests.conftest import edited_content, zonesim, zonesim_json
+from tests.conftest import edit_file, edited_content, zonesim, zonesim_json
 
 TIER_KEYS = {"label", "budget", "strategy", "kit", "kit_cost", "unspent", "outcome", "unit", "strategies", "rate",
              "rate_ci95", "g_per_unit", "reason", "agreement"}
@@ -187,6 +187,7 @@ def test_bad_economy_toml_is_one_line_naming_file_and_field(tmp_path, old, new, 
 def test_a_pinned_kit_is_valued_as_given(tmp_path):
     folder = edited_content(tmp_path, "economy.toml", "[prices]",
                             '[kits]\n"1000" = ["glonass", "stimulator", "stimulator"]\n\n[prices]')
+    edit_file(folder, "economy.toml", "budgets = [1000, 2500, 5000]", "budgets = [1000]")  # the pinned tier
     out = zonesim_json("value", "--quick", "--items", "glonass", "--content", folder)
     tier = out["context"]["tiers"][0]
     assert tier["kit"] == "glonass, stimulator x2" and tier["agreement"]["pinned"]

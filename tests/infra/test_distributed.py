@@ -46,9 +46,10 @@ def test_item_values_on_a_cluster_equal_the_local_run(content, client):
     assert local.tiers[0].choice.kit == remote.tiers[0].choice.kit
 
 
+@pytest.mark.slow  # the loadouts on a cluster (above) and `journey --workers` (below) cover both halves
 def test_cli_workers_give_the_same_json():
     args = ("loadouts", "--budget", 800, "-m", "flesh", "--trials", 1000, "--json")
-    here, there = zonesim(*args), zonesim(*args, "--workers", 2)
+    here, there = zonesim(*args), zonesim(*args, "--workers", 2, process=True)
     assert here.returncode == 0 and there.returncode == 0, there.stderr
     a, b = json.loads(here.stdout), json.loads(there.stdout)
     for key in ("loadouts", "front", "best_per_step"):
@@ -120,7 +121,7 @@ def test_stalkeriada_on_a_cluster_equals_the_local_run(content, client):
 
 def test_cli_journey_with_workers_gives_the_same_json():
     args = ("journey", "--weapon", "ak47", "--trials", 3000, "--chunk", 500, "--seed", 4, "--json")
-    here, there = zonesim(*args), zonesim(*args, "--workers", 2)
+    here, there = zonesim(*args), zonesim(*args, "--workers", 2, process=True)
     assert here.returncode == 0 and there.returncode == 0, there.stderr
     assert _numbers(json.loads(here.stdout)) == _numbers(json.loads(there.stdout))
     noise = [line for line in there.stderr.splitlines() if not line.startswith("zonesim: ")]

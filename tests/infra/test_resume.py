@@ -165,19 +165,18 @@ def test_resumed_report_takes_the_finished_steps_and_runs_the_rest(tmp_path, mon
 
 def test_a_resumed_report_against_a_baseline_measures_neither_side_again(tmp_path, monkeypatch):
     """``report --baseline --resume``: each side's finished group of headline numbers is kept."""
-    from types import SimpleNamespace
-
-    from sim.cli import report as cli_report
     from sim.compare import baseline, metrics
     from sim.content import load_content
 
     measured = []
     monkeypatch.setattr(metrics, "measure_group", lambda part, plan: measured.append(part[1]) or [])
     monkeypatch.setattr(baseline, "with_baseline", lambda sections, rows, *rest: rows)
-    game, study = load_content(), SimpleNamespace(settings={"journey_tier": "standard"})
-    cli_report._against([], game, game, True, study, Checkpoints(tmp_path, {"run": 1}, resume=False))
+    game = load_content()
+    baseline.report_against([], game, game, quick=True, journey_tier="standard",
+                            store=Checkpoints(tmp_path, {"run": 1}, resume=False))
     groups = list(measured)
-    cli_report._against([], game, game, True, study, Checkpoints(tmp_path, {"run": 1}, resume=True))
+    baseline.report_against([], game, game, quick=True, journey_tier="standard",
+                            store=Checkpoints(tmp_path, {"run": 1}, resume=True))
     assert groups and measured == groups  # the resumed report measured nothing again
     assert len(groups) == 2 * len(metrics.make_plan(game, quick=True).groups)
     assert {p.name.split("-")[0] for p in tmp_path.glob("*.pickle")} == {"baseline", "new"}
@@ -216,7 +215,8 @@ def _without_timings(stdout):
 
 @pytest.mark.parametrize("args,pieces", [
     (("value", "-m", "snork", "--weapon", "ak47", "--trials", 4_000_000, "--seed", 3), "kits-*.npz"),
-    (("value", "--mode", "journey", "--weapon", "ak47", "--trials", 20_000, "--seed", 3), "kits-*.npz"),
+    pytest.param(("value", "--mode", "journey", "--weapon", "ak47", "--trials", 20_000, "--seed", 3), "kits-*.npz",
+                 marks=pytest.mark.slow),
     pytest.param(("tune", "-m", "snork", "--weapon", "ak47", "--trials", 4_000_000, "--rounds", 3, "--seed", 3),
                  "kits-*.npz", marks=pytest.mark.slow),
     pytest.param(("encounter", "-m", "snork", "--weapon", "ak47", "--trials", 200_000_000, "--chunk", 2_000_000,

@@ -51,3 +51,10 @@ def test_stopping_kills_the_child_and_releases_every_wait():
     assert warmup.child.returncode is not None and warmup.child.returncode != 0
     warmup.wait("Stalkeriada")  # returns: the child ended
     assert warmup not in W._running
+
+
+def test_compiling_every_group_twice_compiles_nothing_the_second_time():
+    """The test session's first step (``tests/conftest.py``): afterwards every group is marked warm."""
+    W.compile_every_group()
+    assert W.compile_every_group() == []
+    assert all(W._mark(group).exists() for group in W.GROUPS)

@@ -4,6 +4,7 @@ its value found first among the under-priced ones on a copy of the default
 content."""
 
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -58,10 +59,14 @@ def test_the_other_kinds_against_their_thresholds():
     assert [f.subject for f in idle] == ["kvazar"]
 
 
+def _one_tier(content):
+    """economy.toml's quick context with its smallest budget only."""
+    return replace(load_context(content, quick=True), budgets=(1000,))
+
+
 def test_a_card_priced_at_a_tenth_of_its_value_is_the_first_under_priced_finding(tmp_path):
     content = load_content()
-    settings = load_context(content, quick=True)
-    glonass = next(r for r in value_cards(declared(content, settings), items=["glonass"]).items)
+    glonass = next(r for r in value_cards(declared(content, _one_tier(content)), items=["glonass"]).items)
     tenth = int(glonass["value_g"] / 10)
     folder = tmp_path / "cheap"
     shutil.copytree(DEFAULT_DIR, folder)
@@ -70,6 +75,6 @@ def test_a_card_priced_at_a_tenth_of_its_value_is_the_first_under_priced_finding
     at = text.index("[movement.glonass]")
     items.write_text(text[:at] + text[at:].replace("price = 600", f"price = {tenth}", 1))
     cheap = load_content(folder)
-    result = value_cards(declared(cheap, load_context(cheap, quick=True)))
+    result = value_cards(declared(cheap, _one_tier(cheap)))
     under = [f for f in rank(price_findings(result.items, 2.0, "ctx", "sec")) if f.kind == "under_priced"]
     assert under[0].subject == "glonass", [(f.subject, f.size) for f in under]

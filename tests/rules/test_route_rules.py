@@ -229,13 +229,15 @@ def _best_by_brute_force(hexmap, letters, start, goal, base, extra):
     """
     best = None
     path = {start}
+    neighbours = {(col, row): hexmap.neighbours(col, row)
+                  for row in range(hexmap.height) for col in range(hexmap.width)}
 
     def extend(at, state):
         nonlocal best
         if at == goal:
             best = min(best or state[::2], state[::2])
             return
-        for col, row in hexmap.neighbours(*at):
+        for col, row in neighbours[at]:
             after = (col, row) not in path and _enter(state, letters[row][col], base, extra)
             if after:
                 path.add((col, row))

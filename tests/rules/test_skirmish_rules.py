@@ -255,8 +255,10 @@ def test_a05_standing_up_costs_4_and_prone_fighters_get_no_ac_bonus(content, sk)
 def test_a05_a_mine_costs_6_needs_a_traps_roll_and_goes_off(content, sk):
     successes = 0
     n = 3000
+    b = Board(content, sk, party=("gromoboi:ak47,tyoshcha",), monsters=("chimera",), at=[3, 48])
     for trial in range(n):
-        b = Board(content, sk, party=("gromoboi:ak47,tyoshcha",), monsters=("chimera",), at=[3, 48], trial=trial)
+        b.restart(1, trial)
+        b.rec[:] = 0
         b.begin(0, K.M_ATTACK, ap=10)
         assert b.apply(0, code(K.LAY_MINE)) and b.get(0, K.F_AP) == 4
         mined = b.g[b.g[K.H_O_MINE] + 4]
@@ -276,9 +278,9 @@ def test_a05_a_mine_costs_6_needs_a_traps_roll_and_goes_off(content, sk):
 
 def test_a05_mine_damage_is_its_dice_plus_the_layers_bonus_minus_defence(content, sk):
     dealt = []
+    b = Board(content, sk, party=("gromoboi:ak47",), monsters=("chimera",), at=[3, 5], facing=[0, 3])
     for trial in range(4000):
-        b = Board(content, sk, party=("gromoboi:ak47",), monsters=("chimera",), at=[3, 5], facing=[0, 3],
-                  trial=trial)
+        b.restart(1, trial)
         b.g[b.g[K.H_O_MINE] + 4], b.g[b.g[K.H_O_OWNER] + 4] = 4, 0
         b.begin(1, K.M_MOVE_ATTACK, ap=10)
         hp = b.get(1, K.F_HP)
@@ -311,8 +313,9 @@ def test_a06_first_aid_succeeds_at_the_medic_skill_and_uses_run_out(content, sk)
     for who, uses, skill in (("novice", 3, sk.stalker["medic_skill"]), ("doktor", 2, 85)):
         woke = 0
         n = 3000
+        b = Board(content, sk, party=(f"{who}:ak47", "novice:ak47"), at=[10, 11, 48])
         for trial in range(n):
-            b = Board(content, sk, party=(f"{who}:ak47", "novice:ak47"), at=[10, 11, 48], trial=trial)
+            b.restart(1, trial)
             b.set(1, hp=0, posture=K.PRONE)
             b.begin(0, K.M_ATTACK, ap=10)
             assert b.apply(0, code(K.FIRST_AID, 1))
@@ -530,8 +533,9 @@ def _p_evade(eff, dx_enemy):
     (K.STANDING, 3, -5), (K.KNEELING, 3, -2), (K.PRONE, 3, 5), (K.STANDING, 1, -5 + 2), (K.STANDING, 0, -5 + 5)])
 def test_m08_evade_contest_with_posture_and_approach_modifiers(content, sk, posture, enemy_facing, modifier):
     n, passed = 6000, 0
+    b = Board(content, sk, at=[21, 22], facing=[0, enemy_facing], dx=[13, 10])
     for trial in range(n):
-        b = Board(content, sk, at=[21, 22], facing=[0, enemy_facing], dx=[13, 10], trial=trial)
+        b.restart(1, trial)
         b.set(1, posture=posture)
         b.begin(0, K.M_MOVE, ap=10)
         assert b.apply(0, code(K.MOVE, 0))
