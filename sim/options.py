@@ -103,9 +103,9 @@ def checked_content(directory=None):
     return game
 
 
-def check_whole(game, arena=None):
+def check_whole(game):
     """Every file of ``game``'s folder through its loader: maps, journey, skirmish
-    (its arena built by ``arena``, default ``load_arena``), Stalkeriada, economy and report."""
+    (and its arena), Stalkeriada, economy and report."""
     from sim.content.journey import JOURNEY_FILE, load_journey
     from sim.content.maps import load_map, load_terrain
     from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
@@ -119,7 +119,7 @@ def check_whole(game, arena=None):
         for path in sorted((folder / "maps").glob("*.toml")):
             load_map(path, terrain)
     checks = {JOURNEY_FILE: load_journey, STALKERIADA_FILE: load_stalkeriada,
-              SKIRMISH_FILE: lambda g: (arena or load_arena)(load_skirmish(g)), ECONOMY_FILE: load_context,
+              SKIRMISH_FILE: lambda g: load_arena(load_skirmish(g)), ECONOMY_FILE: load_context,
               REPORT_FILE: lambda g: load_study(g, quick=False)}
     for name, check in checks.items():
         if (folder / name).is_file():

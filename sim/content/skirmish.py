@@ -5,6 +5,7 @@ the hex arena, the party and the monsters as plain numbers
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,7 +149,14 @@ def load_skirmish(content: Content) -> SkirmishContent:
 # --- the arena -----------------------------------------------------------------
 
 def build_arena(grid) -> Arena:
-    """An ``Arena`` from rows of multipliers (0 = blocked), "odd-r" layout."""
+    """An ``Arena`` from rows of multipliers (0 = blocked), "odd-r" layout. Built once
+    per grid in a process (the line-of-sight table takes half a second; the explorer
+    checks the content at every edit), so its arrays are read-only."""
+    return _arena(tuple(tuple(int(v) for v in row) for row in grid))
+
+
+@functools.lru_cache(maxsize=32)
+def _arena(grid: tuple) -> Arena:
     rows, cols = len(grid), len(grid[0])
     n = rows * cols
     mult = np.array([v for row in grid for v in row], np.int64)
@@ -156,6 +164,8 @@ def build_arena(grid) -> Arena:
     dist = hexgrid.distance_table(rows, cols)
     row, col = np.divmod(np.arange(n), cols)
     los = _sight(np.stack(hexgrid.cube(row, col), axis=1), mult, dist, cols)
+    for table in (mult, nbr, dist, los):
+        table.flags.writeable = False
     return Arena(cols, rows, mult, nbr, dist, los)
 
 

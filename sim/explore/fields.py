@@ -126,21 +126,6 @@ def write_draft(base: Path, target: Path, edits: dict) -> Path:
     return target
 
 
-ARENAS = {}
-"""Skirmish arenas by the bytes of the ``skirmish.toml`` they were built from."""
-
-
-def arena_of(sk):
-    """``load_arena`` of ``sk``, built once per ``skirmish.toml``: building an arena (its
-    line-of-sight table) takes half a second, and an edit of another file leaves it as it was."""
-    from sim.content.skirmish import load_arena
-
-    key = Path(sk.path).read_bytes()
-    if key not in ARENAS:
-        ARENAS[key] = load_arena(sk)
-    return ARENAS[key]
-
-
 def load_whole(folder: Path):
     """The content of ``folder`` checked whole, by the loaders every command runs first
     (``sim.options.checked_content``: maps, journey, skirmish, Stalkeriada, economy and report files)."""
@@ -148,7 +133,7 @@ def load_whole(folder: Path):
     from sim.options import check_whole
 
     game = load_content(folder)
-    check_whole(game, arena=arena_of)
+    check_whole(game)
     return game
 
 

@@ -216,13 +216,12 @@ class Skirmishes(Group):
 
     def __init__(self, content, plan: Plan):
         import strategies
-        from sim.content.skirmish import load_skirmish, make_setup
-        from sim.explore.fields import arena_of
+        from sim.content.skirmish import load_arena, load_skirmish, make_setup
         from sim.run.skirmish import SkirmishWork, skirmish_template
 
         settings = plan.study.settings
         sk = load_skirmish(content)
-        arena, kit, monsters = arena_of(sk), plan.study.tiers[settings["value_tier"]], settings["skirmish_monsters"]
+        arena, kit, monsters = load_arena(sk), plan.study.tiers[settings["value_tier"]], settings["skirmish_monsters"]
         n = batch_size(plan.study.trials["skirmish"])
         super().__init__({name: Part(partial(skirmish_tally, SkirmishWork(
             skirmish_template(make_setup(content, sk, [kit], monsters, arena, name)),

@@ -177,7 +177,7 @@ def test_a_copy_is_worth_its_original_and_more_defence_is_worth_no_less(tmp_path
     (Z-23, Z-24) is worth at least as much, in a fight-heavy view."""
     content = _copy(tmp_path, "clone", "[movement.jetpack]",
                     '[movement.glonass_b]\nname = "GLONASS B"\nsteps = 2\nprice = 150\n\n[movement.jetpack]')
-    settings = replace(load_context(content, quick=True), budgets=(2500,))
+    settings = replace(load_context(content, quick=True), budgets=(1000,))
     result = value_cards(declared(content, settings))
     rows = {r["item"]: r for r in result.tiers[0].rows}
     assert rows["glonass"]["value_g"] == rows["glonass_b"]["value_g"] > 0

@@ -18,10 +18,8 @@ import pytest
 from sim.compare.sensitivity import assumed_parameters
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.edit import set_value
-from sim.content.journey import load_journey
 from sim.content.load import ContentError
-from sim.content.skirmish import load_skirmish
-from sim.content.stalkeriada import load_stalkeriada
+from sim.options import check_whole
 from tests.conftest import RULES_MD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,8 +102,7 @@ def test_assumed_field_cites_its_rule(field):
 
 
 def _load_all(folder):
-    content = load_content(folder)
-    load_journey(content), load_skirmish(content), load_stalkeriada(content)
+    check_whole(load_content(folder))
 
 
 def test_every_assumed_field_is_read_through_the_loaders_schema(tmp_path):
