@@ -189,12 +189,14 @@ def test_a_copy_is_worth_its_original_and_more_defence_is_worth_no_less(tmp_path
         assert rows[strong]["value_g"] >= rows[weak]["value_g_ci95"][0], (rows[strong], rows[weak])
 
 
-def test_same_seed_same_values_with_or_without_an_items_filter(quick):
-    again = value_cards(replace(quick.context, _outcomes={}), items=["glonass", "smoke_bomb"])
-    first = {r["item"]: r for r in quick.items}
-    assert [r["item"] for r in again.items] == ["glonass", "smoke_bomb"]
-    for row in again.items:
-        assert row == first[row["item"]]
+def test_same_seed_same_values_with_or_without_an_items_filter_or_the_other_tiers(quick):
+    """A card's row in a tier is the same valued alone (``--items``) in that tier alone as
+    among every card of every tier: each tier shops and measures on its own dice."""
+    plan = quick.context.tier_plan
+    smallest = replace(quick.context, tier_plan=replace(plan, budgets=plan.budgets[:1]), _outcomes={})
+    again = value_cards(smallest, items=["glonass", "smoke_bomb"])
+    assert [r["item"] for r in again.tiers[0].rows] == ["glonass", "smoke_bomb"]
+    assert again.tiers[0].rows == [r for r in quick.tiers[0].rows if r["item"] in ("glonass", "smoke_bomb")]
 
 
 def test_a_copy_tunes_to_its_originals_price(tmp_path):

@@ -23,8 +23,8 @@ def test_loadouts_on_a_cluster_equal_the_local_run(content, client):
     loadouts = enumerate_loadouts(content, budget=1000, max_count=1)
     groups = monster_mix(content, ["snork", "blind_dog"])
     tactician = strategies.get("tactician")
-    local = evaluate_loadouts(content, loadouts, groups, tactician, trials=2000, seed=4)
-    remote = evaluate_loadouts(content, loadouts, groups, tactician, trials=2000, seed=4, client=client, batch=64)
+    local = evaluate_loadouts(content, loadouts, groups, tactician, trials=500, seed=4)
+    remote = evaluate_loadouts(content, loadouts, groups, tactician, trials=500, seed=4, client=client, batch=64)
     assert len(loadouts) > 200 and (local.survivors == remote.survivors).all()
     assert local.table().drop("index").equals(remote.table().drop("index"))
 
@@ -65,6 +65,7 @@ def test_bad_cluster_options_exit_2(args, expect):
     assert expect in proc.stderr
 
 
+@pytest.mark.slow  # tuning measures through the item values' tasks, checked on a cluster above
 def test_tuning_on_a_cluster_equals_the_local_run(content, client):
     from sim.economy.tune import tune_prices
 

@@ -214,7 +214,8 @@ def _without_timings(stdout):
 
 
 @pytest.mark.parametrize("args,pieces", [
-    (("value", "-m", "snork", "--weapon", "ak47", "--trials", 4_000_000, "--seed", 3), "kits-*.npz"),
+    pytest.param(("value", "-m", "snork", "--weapon", "ak47", "--trials", 4_000_000, "--seed", 3), "kits-*.npz",
+                 marks=pytest.mark.slow),
     pytest.param(("value", "--mode", "journey", "--weapon", "ak47", "--trials", 20_000, "--seed", 3), "kits-*.npz",
                  marks=pytest.mark.slow),
     pytest.param(("tune", "-m", "snork", "--weapon", "ak47", "--trials", 4_000_000, "--rounds", 3, "--seed", 3),
@@ -241,3 +242,26 @@ def test_killed_scenario_valuation_resumes_to_the_same_json(tmp_path, args, piec
     after = {p.name: p.stat().st_mtime_ns for p in (folder / "checkpoints").glob(pieces)}
     assert len(after) > len(saved) and all(after[n] == t for n, t in saved.items())
     assert not list((folder / "checkpoints").glob(".*"))
+
+
+def test_a_resumed_valuation_measures_no_kept_kit_again(tmp_path, monkeypatch):
+    """``value --out`` keeps every measured kit's batch sums (``KitStore``); a resumed
+    valuation reads them back, measures no kit again and gives the same values (killed
+    by its PID mid-run and resumed from the command line: the ``-m slow`` runs above)."""
+    from sim.content import load_content
+    from sim.economy import outcome
+    from sim.economy.context import load_context, scenario
+    from sim.economy.value import value_cards
+
+    content = load_content()
+
+    def values(resume):
+        store = outcome.KitStore(Checkpoints(tmp_path, {"run": 1}, resume=resume), every_s=0.0)
+        context = scenario(content, load_context(content), mode="fight", monsters=["bloodsucker"], budgets=(1500,),
+                           trials=20_000, seed=6, store=store)
+        return value_cards(context).to_json()["items"]
+
+    first = values(resume=False)
+    assert list(tmp_path.glob("kits-*.npz"))
+    monkeypatch.setattr(outcome, "survival_sums", lambda *args: pytest.fail("a kept kit was measured again"))
+    assert values(resume=True) == first
