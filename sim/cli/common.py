@@ -6,6 +6,7 @@ Every bad input ends with one line on stderr and exit code 2; Ctrl-C ends a run
 at once with ``zonesim: interrupted`` and exit code 130.
 """
 
+import json
 import os
 import signal
 import sys
@@ -138,6 +139,15 @@ def wide_console():
 
     console = Console()
     return console if console.is_terminal else Console(width=140)
+
+
+def show(as_json: bool, summary, tables):
+    """The command's answer on stdout: ``summary()`` as one line of JSON with --json,
+    else the tables ``tables()`` prints for a reader."""
+    if as_json:
+        print(json.dumps(summary()))
+    else:
+        tables()
 
 
 def announce(text):

@@ -1,13 +1,12 @@
 """``zonesim compare``: what moved between two content sets, on the same dice."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from sim import api
-from sim.cli.common import Json, Resume, Scheduler, Threads, Workers, app, seed_option
+from sim.cli.common import Json, Resume, Scheduler, Threads, Workers, app, seed_option, show
 from sim.options import name_list
 
 
@@ -56,10 +55,7 @@ def compare(
     """
     comparison = api.compare(base, new, quick=quick, seed=seed, only=name_list(only), threads=threads,
                              scheduler=scheduler, workers=workers, out=out, resume=resume)
-    if as_json:
-        print(json.dumps(comparison.to_json()))
-    else:
-        _print(comparison)
+    show(as_json, comparison.to_json, lambda: _print(comparison))
 
 
 def _fmt(value, unit):

@@ -1,15 +1,14 @@
 """``zonesim encounter``: one fight of a loadout against monsters (Z-15..Z-38)."""
 
-import json
 from pathlib import Path
 from typing import Annotated, List, Optional
 
 import typer
 
 from sim import api
-from sim.cli.common import (Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
-                            Reputation, Resume, Seed, Stims, Threads, Weapon, announce_compile, app,
-                            loadout_args, outcome_row, outcome_table, progress)
+from sim.cli.common import (Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods, Reputation,
+                            Resume, Seed, Stims, Threads, Weapon, announce_compile, app, loadout_args, outcome_row,
+                            outcome_table, progress, show)
 
 
 @app.command()
@@ -66,10 +65,7 @@ def encounter(
         fight = api.encounter(monster, hp=hp, strategy=strategy, trials=trials, seed=seed, exact=exact,
                               target_ci=target_ci, chunk=chunk, threads=threads, out=out, resume=resume,
                               content=content, on_start=announce_compile, on_progress=update, **kit)
-    if as_json:
-        print(json.dumps(fight.summary()))
-    else:
-        _print_table(fight, out)
+    show(as_json, fight.summary, lambda: _print_table(fight, out))
 
 
 def _print_table(fight, out):

@@ -1,6 +1,5 @@
 """``zonesim journey``: campaigns across the Zone on the content's orders."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -9,8 +8,7 @@ import typer
 from sim import api
 from sim.cli.common import (Avoidance, Body, Character, Chunk, ContentDir, EscapeItem, Explosives, Head, Json, Medkits,
                             Mods, Movement, OneShot, Reputation, Resume, Scheduler, Seed, Stims, Threads, Weapon,
-                            Workers, announce_compile, app, loadout_args, outcome_row, outcome_table,
-                            progress)
+                            Workers, announce_compile, app, loadout_args, outcome_row, outcome_table, progress, show)
 
 
 @app.command()
@@ -69,10 +67,7 @@ def journey(
         campaigns = api.journey(strategy=strategy, days=days, trials=trials, seed=seed, chunk=chunk, threads=threads,
                                 scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
                                 on_start=announce_compile, on_progress=update, **kit)
-    if as_json:
-        print(json.dumps(campaigns.summary()))
-    else:
-        _print_journey(campaigns, out)
+    show(as_json, campaigns.summary, lambda: _print_journey(campaigns, out))
 
 
 def _print_journey(campaigns, out):

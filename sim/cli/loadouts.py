@@ -2,7 +2,6 @@
 survival per loadout, the Pareto front of cost against survival and the best
 loadout per budget step (Z-11, Z-18, Z-20..Z-24, Z-32, Z-42)."""
 
-import json
 from pathlib import Path
 from typing import Annotated, List, Optional
 
@@ -10,7 +9,7 @@ import typer
 
 from sim import api
 from sim.cli.common import (Character, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile,
-                            app, fmt_p, progress)
+                            app, fmt_p, progress, show)
 from sim.errors import UsageProblem
 from sim.options import name_list
 
@@ -97,10 +96,7 @@ def loadouts(
                               reputation=reputation, step=step, max_loadouts=max_loadouts, threads=threads,
                               scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
                               on_start=announce_compile, on_progress=update)
-    if as_json:
-        print(json.dumps(search.summary()))
-    else:
-        _print(search, top, out)
+    show(as_json, search.summary, lambda: _print(search, top, out))
 
 
 def _print(search, top, out):

@@ -1,13 +1,12 @@
 """``zonesim sensitivity``: which assumed [A] numbers a headline metric hangs on."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from sim import api
-from sim.cli.common import ContentDir, Json, Resume, Threads, app, progress, seed_option
+from sim.cli.common import ContentDir, Json, Resume, Threads, app, progress, seed_option, show
 from sim.options import name_list
 
 
@@ -53,10 +52,7 @@ def sensitivity(
     with progress(f"sensitivity of {metric}") as update:
         result = api.sensitivity(metric=metric, files=name_list(files), quick=quick, seed=seed, threads=threads,
                                  out=out, resume=resume, content=content, on_progress=update)
-    if as_json:
-        print(json.dumps(result.to_json()))
-    else:
-        _print(result)
+    show(as_json, result.to_json, lambda: _print(result))
 
 
 def _ci(ci):

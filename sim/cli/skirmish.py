@@ -1,7 +1,6 @@
 """``zonesim skirmish``: tactical fights on a hex arena with action points,
 facing and move points (RULES A-01..A-07, M-01..M-08)."""
 
-import json
 from pathlib import Path
 from typing import Annotated, List, Optional
 
@@ -9,7 +8,7 @@ import typer
 
 from sim import api
 from sim.cli.common import (Chunk, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile, app,
-                            progress)
+                            progress, show)
 
 
 @app.command()
@@ -73,10 +72,7 @@ def skirmish(
         result = api.skirmish(**setup, trials=trials, chunk=chunk, threads=threads, scheduler=scheduler,
                               workers=workers, out=out, resume=resume, on_start=announce_compile,
                               on_progress=update)
-    if as_json:
-        print(json.dumps(result.summary()))
-    else:
-        _print_skirmish(result, out)
+    show(as_json, result.summary, lambda: _print_skirmish(result, out))
 
 
 def _print_skirmish(result, out):

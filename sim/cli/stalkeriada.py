@@ -9,7 +9,7 @@ import typer
 
 from sim import api
 from sim.cli.common import (Chunk, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile, app,
-                            progress)
+                            progress, show)
 from sim.options import name_list
 
 Players = Annotated[str, typer.Option(metavar="NAME,NAME", help="Strategies in seat order (2 to 6): cautious, greedy, "
@@ -60,10 +60,7 @@ def stalkeriada(
         result = api.stalkeriada(name_list(players), games=games, seed=seed, rotate_seats=rotate_seats, chunk=chunk,
                                  threads=threads, scheduler=scheduler, workers=workers, out=out, resume=resume,
                                  content=content, on_start=announce_compile, on_progress=update)
-    if as_json:
-        print(json.dumps(result.summary()))
-    else:
-        _print_stalkeriada(result, out)
+    show(as_json, result.summary, lambda: _print_stalkeriada(result, out))
 
 
 def _print_stalkeriada(result, out):

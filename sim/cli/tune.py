@@ -8,8 +8,8 @@ import typer
 
 from sim import api
 from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
-                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon,
-                            Workers, app, loadout_args, progress, seed_option, wide_console)
+                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon, Workers,
+                            app, loadout_args, progress, seed_option, show, wide_console)
 from sim.cli.economy import OPPONENTS, Days, Opponents, tier_line
 from sim.errors import UsageProblem
 from sim.options import name_list
@@ -111,10 +111,7 @@ def tune(
         result = api.tune(items=name_list(items), budgets=budget, days=days, trials=trials, selection=selection,
                           rounds=rounds, damping=damping, quick=quick, threads=threads, scheduler=scheduler,
                           workers=workers, resume=resume, on_progress=update, **scenario)
-    if as_json:
-        print(json.dumps(result.to_json()))
-    else:
-        _print(result, out)
+    show(as_json, result.to_json, lambda: _print(result, out))
 
 
 def _print(result, out):

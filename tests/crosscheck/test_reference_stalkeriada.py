@@ -40,7 +40,9 @@ def settings():
     return load_settings()
 
 
-GAMES = 100  # of the plain-Python reference, 4 a second
+# 150 games of the plain-Python reference (4 a second): -m slow; the default run compares default
+# games with the kernel's, field by field (test_stalkeriada_kernel_vs_reference.py)
+GAMES = 150
 
 
 @pytest.fixture(scope="module")
@@ -148,6 +150,7 @@ def test_golden_ball_rolls_once(settings):
         assert (rec["winner"] is not None) == (sum(rec["golden_visa"]) == 1)
 
 
+@pytest.mark.slow
 def test_batch_records_are_consistent(settings, batch):
     records, seconds = batch
     winners = collections.Counter(r["winner"] for r in records)
@@ -174,6 +177,7 @@ MEASURED_WINNER_SHARE = 245 / 1200  # 122 + 123 games with a winner
 MEASURED_GAMES = 1200
 
 
+@pytest.mark.slow
 def test_winner_share_matches_other_seeds(batch):
     records, _ = batch
     n = len(records)
