@@ -27,7 +27,6 @@ from sim.run.fight import FightRun
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-
 def pytest_configure(config):
     """Compile every kernel once, before any test (in the xdist controller, before its
     workers start): on an empty cache the two workers, and the commands the tests start,

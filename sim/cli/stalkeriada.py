@@ -1,7 +1,6 @@
 """``zonesim stalkeriada`` and ``zonesim stalkeriada-matrix``: whole Stalkeriada games
 between AI strategies (RULES S-01..S-24)."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -138,9 +137,11 @@ def stalkeriada_matrix(
         matrix = api.stalkeriada_matrix(name_list(players), set_size=set_size, games=games, seed=seed, chunk=chunk,
                                         threads=threads, scheduler=scheduler, workers=workers, out=out, resume=resume,
                                         content=content, on_start=announce_compile, on_progress=update)
-    if as_json:
-        print(json.dumps(matrix.summary()))
-        return
+    show(as_json, matrix.summary, lambda: _print_matrix(matrix, set_size, games, seed, out))
+
+
+def _print_matrix(matrix, set_size, games, seed, out):
+    """Each strategy's win rate against each other, then the sets, seat orders, games and seed."""
     from rich.console import Console
     from rich.table import Table
 

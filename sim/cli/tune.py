@@ -1,6 +1,5 @@
 """``zonesim tune``: every card at the price its value earns; or the Stalkeriada pace."""
 
-import json
 from pathlib import Path
 from typing import Annotated, List, Optional
 
@@ -103,7 +102,7 @@ def tune(
         target = parse_pace_objective(objective)
         with progress("bisecting the price factor") as update:
             paced = api.pace(target, move=move, trials=trials or 2000, on_progress=update, **scenario)
-        _print_pace(paced, as_json, out)
+        show(as_json, paced.to_json, lambda: _print_pace(paced, out))
         return
     if objective != "equal-value":
         raise UsageProblem(f"--objective: '{objective}'; use equal-value, or target-finish=P in --mode stalkeriada")
@@ -142,11 +141,8 @@ def _print(result, out):
         console.print(f"written to {out}/ (the tuned content in {out}/content)", highlight=False)
 
 
-def _print_pace(result, as_json, out):
+def _print_pace(result, out):
     """The factor found, the prices it gives and the share of games with a winner."""
-    if as_json:
-        print(json.dumps(result.to_json()))
-        return
     print(f"Stalkeriada pace · target-finish={result.target} · {', '.join(result.players)} (seats rotated) · "
           f"{result.games:,} games per step, seed {result.seed}")
     visa = result.move == "visa"

@@ -1,6 +1,5 @@
 """``zonesim value``: what each card is worth, in G."""
 
-import json
 from pathlib import Path
 from typing import Annotated, List, Optional
 
@@ -8,8 +7,8 @@ import typer
 
 from sim import api
 from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
-                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon,
-                            Workers, app, loadout_args, progress, seed_option)
+                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon, Workers,
+                            app, loadout_args, progress, seed_option, show)
 from sim.cli.economy import OPPONENTS, Days, Opponents, print_values
 from sim.errors import UsageProblem
 from sim.options import name_list
@@ -118,9 +117,11 @@ def value(
                            quick=quick, view=view, synergy=synergy, pairs=_pairs(pair), seed=seed, threads=threads,
                            scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
                            on_progress=update, **kit)
-    if as_json:
-        print(json.dumps(result.to_json()))
-        return
+    show(as_json, result.to_json, lambda: _print(result))
+
+
+def _print(result):
+    """The value tables, then each pair's synergy if asked for."""
     print_values(result)
     if result.synergy is not None:
         _print_synergy(result.synergy)

@@ -95,12 +95,10 @@ def compile_every_group(processes: int = 2) -> list:
     (numba compiles on one core); returns the groups compiled. The test suite calls
     it before its workers start, so no two of them compile the same kernel."""
     cold = [g for g in GROUPS if not _mark(g).exists()]
-    children = [subprocess.Popen([sys.executable, "-m", "sim.run.warmup", *cold[k::processes]],
-                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=os.environ.copy())
-                for k in range(min(processes, len(cold)))]
-    for child in children:
-        if child.wait() != 0:
-            raise RuntimeError(f"compiling the kernels of {' '.join(child.args[3:])} failed")
+    for warmup in [Warmup(cold[k::processes]) for k in range(processes)]:
+        with warmup:
+            if warmup.child is not None and warmup.child.wait() != 0:
+                raise RuntimeError(f"compiling the kernels of {', '.join(warmup.groups)} failed")
     return cold
 
 
