@@ -272,7 +272,7 @@ def encounter(monsters, *, hp=None, strategy="fighter", trials=None, seed=1, exa
 def journey(*, strategy="greedy", days=30, trials=200_000, seed=1, chunk=1 << 16, threads=None, scheduler=None,
             workers=None, out=None, resume=False, content=None, on_start=None, on_progress=None, **loadout):
     """Campaigns of ``days`` days across the Zone on the content's orders (``zonesim journey``):
-    the chance to finish every order and the first one, never to die, days to finish,
+    the chance to reach the campaign's goal and the first one, never to die, days to finish,
     money, deaths and items used, with 95% intervals. ``loadout``: the loadout options of
     ``loadout()``. A ``Journey``: a ``JourneyResult`` with the loadout and strategy.
 
@@ -654,19 +654,20 @@ def skill(attribute: int, target: int, *, modifiers=0, trials=1_000_000, seed=1,
 # --- the economy ----------------------------------------------------------------------------
 
 def context(*, monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
-            selection=None, quick=False, view=None, seed=None, content=None, **loadout):
+            selection=None, quick=False, view=None, seed=None, objective=None, content=None, **loadout):
     """The valuation context of ``value`` and ``tune``: economy.toml's campaigns (or its
     ``view``, "fights") when no scenario is given, else the scenario's (``mode`` fight,
     skirmish, journey or stalkeriada; ``monsters``; a loadout given by the loadout
     options of ``loadout()``, or ``budgets`` a shopper buys kits for; the ``strategies``
-    family; the ``opponents`` at a Stalkeriada table).
+    family; the ``opponents`` at a Stalkeriada table); campaigns are played for
+    ``objective`` (economy.toml's ``[objectives]``; default the one it uses).
 
         >>> ctx = context(mode="fight", monsters=["bloodsucker"], budgets=[1500, 3000])
         >>> ctx.caption()
     """
     return _context_maker(load_content(content), monsters=monsters, mode=mode, strategies=strategies,
                           budgets=budgets, days=days, opponents=opponents, trials=trials, selection=selection,
-                          quick=quick, view=view, seed=seed, loadout=loadout)(None, None)
+                          quick=quick, view=view, seed=seed, objective=objective, loadout=loadout)(None, None)
 
 
 def _context_maker(game, *, opponents, **options):
@@ -678,8 +679,8 @@ def _context_maker(game, *, opponents, **options):
 
 
 def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
-          selection=None, quick=False, view=None, synergy=False, pairs=(), seed=None, threads=None, scheduler=None,
-          workers=None, out=None, resume=False, content=None, on_progress=None, **loadout):
+          selection=None, quick=False, view=None, synergy=False, pairs=(), seed=None, objective=None, threads=None,
+          scheduler=None, workers=None, out=None, resume=False, content=None, on_progress=None, **loadout):
     """What each card (or only ``items``) is worth in G, per tier and overall, in the
     context ``context()`` gives for the same options (``zonesim value``). With a given
     loadout in a fight or skirmish, ``synergy`` (or ``pairs`` of changes) also measures
@@ -704,7 +705,8 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
         raise UsageProblem("--synergy and --pair: give a loadout (e.g. --weapon ak47) in --mode fight or skirmish")
     wanted = item_list(game, items, mode)
     options = dict(quick=quick, seed=seed, view=view, mode=mode, monsters=monsters, strategies=strategies,
-                   opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection)
+                   opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
+                   objective=objective)
     make = _context_maker(game, **options, loadout=loadout)
     set_threads(threads)
     store = kit_store("value", game, out, resume, items=wanted, loadout=loadout, **options)
@@ -733,8 +735,8 @@ def _check_new_content(out):
 
 
 def tune(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
-         selection=None, rounds=20, damping=1.0, quick=False, seed=None, threads=None, scheduler=None, workers=None,
-         out=None, resume=False, content=None, on_progress=None, **loadout):
+         selection=None, rounds=20, damping=1.0, quick=False, seed=None, objective=None, threads=None, scheduler=None,
+         workers=None, out=None, resume=False, content=None, on_progress=None, **loadout):
     """Every card's price moved toward its value in G (``zonesim tune``), in the context
     ``context()`` gives for the same options: at most ``rounds`` moves, each ``damping``
     of the way; without ``quick`` the prices settle on the quick counts first. ``out``
@@ -755,7 +757,8 @@ def tune(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30
         raise UsageProblem(f"--rounds: {rounds}; give at least 1")
     wanted = item_list(game, items, mode)
     options = dict(quick=quick, seed=seed, view=None, mode=mode, monsters=monsters, strategies=strategies,
-                   opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection)
+                   opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
+                   objective=objective)
     make = _context_maker(game, **options, loadout=loadout)
     coarse = (None if quick or is_scenario(mode, monsters, strategies, loadout, budgets) else
               _context_maker(game, **{**options, "quick": True}, loadout=loadout))

@@ -135,7 +135,7 @@ MODES = {mode.name: mode for mode in (
         content_files=(*BASE_FILES, "journey.toml", "terrain.toml", "maps/*.toml"),
         loader="sim.content.journey:load_journey",
         simulate="sim.run.journey:simulate_journey", work="sim.run.journey:JourneyWork",
-        kernels=("sim.kernels.journey:run_journeys", "sim.kernels.journey:done_days"),
+        kernels=("sim.kernels.journey:run_journeys", "sim.kernels.journey:campaign_outcomes"),
         measures=("p_complete", "p_first_order", "p_no_death", "mean_days_to_complete", "mean_money",
                   "mean_deaths"),
         reference="sim.reference.journey:run_journeys", speed=9_000_000, speed_per_day=True, trial="campaign",

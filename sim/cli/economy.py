@@ -1,7 +1,7 @@
 """What ``zonesim value`` and ``zonesim tune`` share: their scenario options, and
 what they print (each tier's kit and rate, the card tables with their intervals)."""
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -9,6 +9,11 @@ from sim.cli.common import wide_console
 from sim.economy.options import DEFAULT_OPPONENTS
 
 Days = Annotated[int, typer.Option(help="Days of a campaign in --mode journey.")]
+Objective = Annotated[Optional[str], typer.Option(metavar="NAME", help="What campaigns are played for: one of "
+                                                  "economy.toml's [objectives] (built in: speed, days to spare "
+                                                  "reaching the goal; safety, deaths avoided; wealth, G held at the "
+                                                  "end; reputation at the end). Default: economy.toml's "
+                                                  "[objective] use.")]
 Opponents = Annotated[str, typer.Option(metavar="NAME,NAME", help="The other players at the table in --mode "
                                                                   "stalkeriada.")]
 OPPONENTS = ",".join(DEFAULT_OPPONENTS)

@@ -46,7 +46,7 @@ def journey(
 
     Each day he walks his steps toward the current order's destination (or his
     lost loot); every hex entered draws an event by its danger (monsters, traps,
-    skill tests, finds). Reports the chance to finish every order and the first
+    skill tests, finds). Reports the chance to reach the campaign's goal and the first
     one, to never die, days to finish, money, deaths and items used, with 95%
     intervals; --out adds curves by day and maps of where stalkers die.
     The campaigns run in chunks, on a Dask cluster with --workers or

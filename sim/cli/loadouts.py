@@ -39,7 +39,7 @@ def loadouts(
                                           "(Z-31).")] = FIGHT_FAMILIES,
     journey: Annotated[Optional[int], typer.Option(metavar="DAYS", help="Instead of fights: send every loadout on "
                                                    "the same campaigns of DAYS days on the default map and rank by "
-                                                   "the chance to finish every order (--strategy greedy or "
+                                                   "the chance to reach the campaign's goal (--strategy greedy or "
                                                    "cautious; medkits, Zone-movement and avoidance items join the "
                                                    "families).")] = None,
     reputation: Annotated[Optional[int], typer.Option(help="Reputation for the escape roll (default: the starting "

@@ -13,7 +13,7 @@ from sim.options import name_list
 @app.command()
 def sensitivity(
     metric: Annotated[str, typer.Option("--metric", metavar="NAME",
-                                        help="journey_finish (the chance to finish every order, journey tier of "
+                                        help="journey_finish (the chance to reach the campaign's goal, journey tier of "
                                              "report.toml), fight_survival (the mean of the survival matrix, every "
                                              "monster x tier) or stalkeriada_no_winner (the share of games nobody "
                                              "wins).")] = "journey_finish",

@@ -9,7 +9,7 @@ from sim import api
 from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
                             Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon, Workers,
                             app, loadout_args, progress, seed_option, show)
-from sim.cli.economy import OPPONENTS, Days, Opponents, print_values
+from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_values
 from sim.errors import UsageProblem
 from sim.options import name_list
 
@@ -46,6 +46,7 @@ def value(
                                               "default: economy.toml's budgets). A loadout given instead is valued "
                                               "as it is.")] = [],
     days: Days = 30,
+    objective: Objective = None,
     opponents: Opponents = OPPONENTS,
     trials: Annotated[Optional[int], typer.Option(help="Valuation trials per kit in a scenario (default: fight "
                                                        "200,000; skirmish and journey 20,000; stalkeriada 2,000 "
@@ -99,6 +100,7 @@ def value(
     \b
     Examples:
       zonesim value --quick
+      zonesim value --quick --objective wealth
       zonesim value --items glonass,jetpack --json
       zonesim value --view fights --quick
       zonesim value -m bloodsucker --budget 1500 --budget 3000
@@ -114,7 +116,8 @@ def value(
     with progress("valuing cards") as update:
         result = api.value(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
                            days=days, opponents=name_list(opponents), trials=trials, selection=selection,
-                           quick=quick, view=view, synergy=synergy, pairs=_pairs(pair), seed=seed, threads=threads,
+                           quick=quick, view=view, synergy=synergy, pairs=_pairs(pair), seed=seed,
+                           objective=objective, threads=threads,
                            scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
                            on_progress=update, **kit)
     show(as_json, result.to_json, lambda: _print(result))

@@ -99,11 +99,12 @@ def fight_metrics(content: Content, plan: Plan) -> list[Measured]:
 
 
 def journey_metrics(content: Content, plan: Plan) -> list[Measured]:
-    """Per tier: the chance to finish every order and the mean day it is done (finishers), greedy."""
+    """Per tier, cautious: the chance to reach the campaign's goal (Z-41) and the mean day
+    it is reached (by those who reach it)."""
     import strategies
     from sim.run.journey import simulate_journey
 
-    strategy, n = strategies.get("greedy", mode="journey"), batch_size(plan.study.trials["journeys"])
+    strategy, n = strategies.get("cautious", mode="journey"), batch_size(plan.study.trials["journeys"])
     days = plan.study.settings["journey_days"]
     out = []
     for tier, loadout in plan.study.tiers.items():

@@ -29,7 +29,7 @@ from sim.content.load import ContentError
 from sim.errors import ZonesimError
 
 METRICS = {
-    "journey_finish": "the chance to finish every order, journey tier of report.toml (greedy)",
+    "journey_finish": "the chance to reach the campaign's goal (Z-41), journey tier of report.toml (cautious)",
     "fight_survival": "the mean of the fight survival matrix (every monster x every tier)",
     "stalkeriada_no_winner": "the share of Stalkeriada games without a winner (full table, every seat order)",
 }
@@ -137,7 +137,7 @@ def metric_batches(content, plan: Plan, metric: str) -> Measured:
         from sim.run.journey import simulate_journey
 
         loadout, n = plan.study.tiers[plan.study.settings["journey_tier"]], batch_size(plan.study.trials["journeys"])
-        strategy, days = strategies.get("greedy", mode="journey"), plan.study.settings["journey_days"]
+        strategy, days = strategies.get("cautious", mode="journey"), plan.study.settings["journey_days"]
         batches = np.array([simulate_journey(content, loadout, strategy, days=days, trials=n, seed=plan.seed,
                                              trial_start=k * n).counts[0] / n for k in range(BATCHES)])
     return Measured(metric, "p", float(batches.mean()), batches)

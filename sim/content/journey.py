@@ -20,14 +20,15 @@ FIND_KINDS = ("money", "artefact", "item")
 _BAND = {"min_danger": ("int", True, 0), "max_danger": ("int", True, 0), "weight": ("int", True, 0)}
 SECTIONS = {
     "journey": {"map": ("str", True, None), "start_base": ("str", True, None), "max_group": ("int", True, 1),
-                "military_base": ("str", False, None), "location_radius": ("int", False, 0)},
+                "military_base": ("str", False, None), "location_radius": ("int", False, 0),
+                "order_offer": ("int", False, 0), "goal_orders": ("int", False, 1)},
     "progression": {"influence_start": ("int", True, 0), "reroll_cost": ("int", True, 0),
                     "extra_one_fails": ("bool", True, None), "xp_per_monster_hp": ("int", True, 0),
                     "xp_per_order": ("int", True, 0), "influence_per_order": ("int", True, 0),
                     "influence_per_win": ("int", False, 0), "influence_price": ("int", False, 0),
                     "asset_limit": ("int", False, 0)},
 }
-MAX_ORDERS = 62  # a campaign's orders (the kernel keeps the done ones as bits)
+MAX_ORDERS = 62  # cards of the order deck (sim.kernels.journey.MAX_ORDERS: the kernel keeps them as bits)
 LEVEL_LISTS = ("level_xp", "level_hp", "level_influence", "level_points")  # [progression] rewards of levels 2..12
 MAX_ATTRIBUTES = 8  # K-08: the journey kernel's room for attributes (sim.kernels.journey.MAX_ATTRIBUTES)
 LISTS = {
@@ -117,6 +118,15 @@ def _check_orders_reachable(path, hexmap, start_base, orders):
                                f"jetpack; open a route of passable hexes to it or move it")
 
 
+def _goal_orders(path, settings, n_orders):
+    """Z-41: the order cards held that reach the campaign's goal (absent: the whole deck)."""
+    goal = settings.get("goal_orders", n_orders)
+    if goal > n_orders:
+        raise ContentError(f"{path}: journey.goal_orders: {goal} is more than the {n_orders} [[orders]] cards of "
+                           f"the deck; use 1..{n_orders}")
+    return goal
+
+
 def load_journey(content: Content) -> JourneyContent:
     """Load ``journey.toml`` of the content folder, its map and terrain."""
     directory = Path(content.directory)
@@ -191,6 +201,7 @@ def load_journey(content: Content) -> JourneyContent:
     settings["shops"] = MappingProxyType({b: tuple(v) for b, v in shops.items()})
     if not 1 <= len(lists["orders"]) <= MAX_ORDERS:
         raise ContentError(f"{path}: orders: {len(lists['orders'])} defined; give 1..{MAX_ORDERS} [[orders]] tables")
+    settings["goal_orders"] = _goal_orders(path, settings, len(lists["orders"]))
     return JourneyContent(path, hexmap, MappingProxyType(settings), MappingProxyType(attributes),
                           MappingProxyType({k: tuple(events[k]) for k in EVENT_KINDS}),
                           lists["monster_groups"], lists["traps"], lists["skill_events"], lists["finds"],

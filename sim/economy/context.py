@@ -56,6 +56,8 @@ class EconomyContext:
     source: str
     views: tuple = ()
     kits: tuple = ()  # ((budget, Loadout), ...): the kits [kits] pins
+    objective: object = None  # the Objective in use (sim.economy.objective)
+    objectives: tuple = ()    # every Objective of [objectives]
 
     def view(self, name: str) -> SubView:
         """The sub-view ``name`` of ``[views]``, or a one-line error naming the file."""
@@ -96,8 +98,11 @@ def _batched(path, table, key, quick, batches, section="trials"):
     return value - value % batches
 
 
-def load_context(content: Content, *, quick=False) -> EconomyContext:
-    """Read and check ``economy.toml`` of ``content`` (or the default's), one-line errors naming file and field."""
+def load_context(content: Content, *, quick=False, objective=None) -> EconomyContext:
+    """Read and check ``economy.toml`` of ``content`` (or the default's), one-line errors naming file and field;
+    ``objective``: one of its ``[objectives]`` instead of ``[objective] use``."""
+    from sim.economy.objective import read_objectives
+
     path = Path(content.directory) / ECONOMY_FILE
     if not path.is_file():
         path = DEFAULT_DIR / ECONOMY_FILE
@@ -127,6 +132,7 @@ def load_context(content: Content, *, quick=False) -> EconomyContext:
     views = raw.get("views", {})
     if not isinstance(views, dict) or any(name not in VIEWS or not isinstance(t, dict) for name, t in views.items()):
         raise ContentError(f"{path}: [views]: expected tables named {' or '.join(f'views.{v}' for v in VIEWS)}")
+    objectives, chosen = read_objectives(path, raw, objective)
     return EconomyContext(
         mode=mode, days=_field(path, ctx, "context", "days", int, 1), character=character,
         budgets=tuple(sorted(set(budgets))), strategies=tuple(names),
@@ -136,7 +142,8 @@ def load_context(content: Content, *, quick=False) -> EconomyContext:
         batches=batches, bootstrap=_field(path, trials, "trials", "bootstrap", int, 20),
         price_step=_field(path, prices, "prices", "step", int, 1), source=str(path),
         views=tuple(_sub_view(path, name, table, quick, batches) for name, table in views.items()),
-        kits=_pinned(path, content, raw.get("kits", {}), budgets, character))
+        kits=_pinned(path, content, raw.get("kits", {}), budgets, character), objective=chosen,
+        objectives=objectives)
 
 
 def _sub_view(path, name, table, quick, batches) -> SubView:
@@ -306,17 +313,21 @@ def _tier_specs(ctx, tiers: KitTiers, outcomes_for) -> list:
 
 @dataclass
 class CampaignContext(Context):
-    """The journey campaign (Z-34..Z-41) on the content's map, orders and event
-    tables: the outcome is days to spare; the family is journey strategies."""
+    """The journey campaign (Z-34..Z-41) on the content's map, order deck and
+    event tables: the outcome is the objective's score; the family is journey
+    strategies."""
 
     days: int = 30
+    objective: object = None  # sim.economy.objective.Objective
+    goal_orders: int = 1
     strategies: tuple = ("cautious",)
     tier_plan: KitTiers = field(default_factory=KitTiers)
     declared: bool = False  # economy.toml's own context (its tuned copy pins the kits)
     _outcomes: dict = field(default_factory=dict, repr=False)
 
     def _describe(self):
-        return {"days": self.days, "character": self.tier_plan.character, "budgets": list(self.tier_plan.budgets),
+        return {"days": self.days, "objective": self.objective.name, "goal_orders": self.goal_orders,
+                "character": self.tier_plan.character, "budgets": list(self.tier_plan.budgets),
                 "strategies": list(self.strategies)}
 
     def outcome(self, strategy):
@@ -324,8 +335,8 @@ class CampaignContext(Context):
         from sim.economy.outcome import JourneyOutcome
 
         if strategy not in self._outcomes:
-            self._outcomes[strategy] = JourneyOutcome(self.content, strategy, self.days, self.seed,
-                                                      client=self.client, store=self.store)
+            self._outcomes[strategy] = JourneyOutcome(self.content, strategy, self.days, self.seed, self.objective,
+                                                      self.goal_orders, client=self.client, store=self.store)
         return self._outcomes[strategy]
 
     def tiers(self) -> list:
@@ -483,11 +494,12 @@ class TableContext(Context):
 def declared(content: Content, settings: EconomyContext, *, view=None, client=None, store=None) -> Context:
     """The declared context of ``economy.toml`` (``settings``), or its sub-view ``view``."""
     tiers = KitTiers(settings.budgets, (), settings.character, dict(settings.kits))
+    goal = campaign_goal(content, settings)
     campaign = CampaignContext(
-        content, "journey", "days to spare", f"days to spare finishing every order in {settings.days} days",
+        content, "journey", settings.objective.unit, campaign_words(settings, settings.days, goal),
         settings.seed, settings.valuation_trials, settings.selection_trials, settings.batches, settings.bootstrap,
-        settings.price_step, settings.max_count, client, store, days=settings.days, strategies=settings.strategies,
-        tier_plan=tiers, declared=True)
+        settings.price_step, settings.max_count, client, store, days=settings.days, objective=settings.objective,
+        goal_orders=goal, strategies=settings.strategies, tier_plan=tiers, declared=True)
     if view is None:
         return campaign
     sub = settings.view(view)
@@ -497,6 +509,22 @@ def declared(content: Content, settings: EconomyContext, *, view=None, client=No
         settings.seed, sub.valuation_trials, sub.selection_trials, settings.batches, settings.bootstrap,
         settings.price_step, settings.max_count, client, store, strategies=(sub.strategy,),
         measure_for=fight_measure_for(content), tier_plan=tiers, label=sub.name, campaign=campaign)
+
+
+def campaign_goal(content: Content, settings: EconomyContext) -> int:
+    """journey.toml's goal (Z-41: order cards held), once every objective is checked against its deck."""
+    from sim.content.journey import load_journey
+    from sim.economy.objective import check_deck
+
+    journey = load_journey(content)
+    check_deck(settings.source, settings.objectives, len(journey.orders))
+    return journey.settings["goal_orders"]
+
+
+def campaign_words(settings: EconomyContext, days: int, goal: int) -> str:
+    """What a campaign's outcome is, in words: the objective, the goal and the campaign's length."""
+    return (f"objective {settings.objective.describe()}, in campaigns of {days} days with a goal of "
+            f"{goal} order cards held")
 
 
 def fight_measure_for(content: Content, family=None):
@@ -566,9 +594,11 @@ def table_scenario(s: Scenario, common: dict) -> Context:
 
 
 def journey_scenario(s: Scenario, common: dict) -> Context:
-    """Campaigns of ``s.days`` days under the journey strategies (default economy.toml's); outcome: days to spare."""
-    return CampaignContext(s.content, "journey", "days to spare",
-                           f"days to spare finishing every order in {s.days} days", days=s.days,
+    """Campaigns of ``s.days`` days under the journey strategies (default economy.toml's); outcome: the
+    objective's score."""
+    goal = campaign_goal(s.content, s.settings)
+    return CampaignContext(s.content, "journey", s.settings.objective.unit, campaign_words(s.settings, s.days, goal),
+                           days=s.days, objective=s.settings.objective, goal_orders=goal,
                            strategies=s.strategies or s.settings.strategies, tier_plan=s.tiers(), **common)
 
 

@@ -34,11 +34,12 @@ def item_list(game, items, mode=None):
     return list(items) or None
 
 
-def economy_settings(game, quick, seed):
-    """economy.toml's settings at the full or ``quick`` counts, with ``seed`` (None: the file's)."""
+def economy_settings(game, quick, seed, objective=None):
+    """economy.toml's settings at the full or ``quick`` counts, with ``seed`` (None: the file's) and
+    ``objective`` (None: the one economy.toml uses)."""
     from sim.economy.context import load_context
 
-    settings = load_context(game, quick=quick)
+    settings = load_context(game, quick=quick, objective=objective)
     return settings if seed is None else replace(settings, seed=seed)
 
 
@@ -56,14 +57,19 @@ def check_valued_strategies(strategies, mode: str, opponents) -> list:
 
 
 def context_maker(game, *, quick=False, seed=None, view=None, mode=None, monsters=(), strategies=(),
-                  opponents=DEFAULT_OPPONENTS, days=30, budgets=(), trials=None, selection=None, loadout=None):
+                  opponents=DEFAULT_OPPONENTS, days=30, budgets=(), trials=None, selection=None, loadout=None,
+                  objective=None):
     """``make(client, store)``: the context of ``value`` / ``tune`` (economy.toml's, or its
     ``view``, with no scenario options, else the scenario's: ``sim.economy.context.scenario``),
-    after every option is checked. ``loadout``: the loadout options, as ``Loadout.from_options`` takes them."""
+    after every option is checked. ``loadout``: the loadout options, as ``Loadout.from_options`` takes them;
+    ``objective``: what campaigns are played for (one of economy.toml's ``[objectives]``)."""
     from sim.economy.context import VIEWS, declared, scenario
 
     loadout = loadout or {}
-    settings = economy_settings(game, quick, seed)
+    settings = economy_settings(game, quick, seed, objective)
+    if objective is not None and not (mode in (None, "journey") and view is None):
+        raise UsageProblem("--objective: for campaigns (economy.toml's context or --mode journey); drop --view or "
+                          "--mode, or --objective")
     if not is_scenario(mode, monsters, strategies, loadout, budgets):
         if view is not None:
             if view not in VIEWS:

@@ -44,12 +44,6 @@ class Batches:
         return self.sums / self.size
 
 
-def spare_days(done_day: np.ndarray, days: int) -> np.ndarray:
-    """Days to spare per campaign: ``days + 1 - d`` for one that finished every
-    order on day ``d``, 0 for one that did not (Z-41)."""
-    return np.where(done_day > 0, days + 1 - done_day, 0)
-
-
 class KitStore:
     """Kit outcomes (batch sums by name) kept in a checkpoint store
     (``sim.run.chunks.Checkpoints``): new ones are saved together every
@@ -152,25 +146,29 @@ def _prices(content: Content) -> dict:
 
 @dataclass
 class JourneyOutcome(Outcome):
-    """Days to spare (``days + 1`` less the day every order is done, 0 if never)
-    of a kit under one journey strategy, on the campaign of the content's
-    journey (Z-39 event tables, Z-41 orders). Prices are part of the key: the
-    stalker shops at the bases and discards the cheapest cards first (Z-40, K-05)."""
+    """The objective's score (``sim.economy.objective``) of a kit under one
+    journey strategy, on the campaign of the content's journey (Z-39 event
+    tables, Z-41 order deck, a goal of ``goal`` cards held). Prices are part of
+    the key: the stalker shops at the bases and discards the cheapest cards
+    first (Z-40, K-05)."""
 
     content: Content
     strategy_name: str
     days: int
     seed: int
-    unit = "days to spare"
+    objective: object
+    goal: int
 
     def __post_init__(self):
         import strategies  # compiles the kernels: after the input checks
 
         self.strategy = strategies.get(self.strategy_name, mode="journey")
-        self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed])
+        self.unit = self.objective.unit
+        self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed,
+                               self.objective.weights, self.goal])
 
     def task(self):
-        return partial(journey_sums, self.content, self.strategy, self.days, self.seed)
+        return partial(journey_sums, self.content, self.strategy, self.days, self.seed, self.objective, self.goal)
 
     def hex_entries(self, loadout, trials: int) -> np.ndarray:
         """Hex entries per campaign, by hex, on the valuation trials (Z-39: each draws an event)."""
@@ -181,12 +179,12 @@ class JourneyOutcome(Outcome):
         return run.traffic / trials
 
 
-def journey_sums(content, strategy, days, seed, loadout, first, size, n_batches):
-    """Days to spare of campaigns ``first ..`` summed per batch (a picklable task)."""
-    from sim.run.journey import done_days
+def journey_sums(content, strategy, days, seed, objective, goal, loadout, first, size, n_batches):
+    """The objective's score of campaigns ``first ..`` summed per batch (a picklable task)."""
+    from sim.run.journey import campaign_outcomes
 
-    done = done_days(content, loadout, strategy, days=days, seed=seed, first=first, n=size * n_batches)
-    return spare_days(done, days).reshape(n_batches, size).sum(axis=1)
+    outcomes = campaign_outcomes(content, loadout, strategy, days=days, seed=seed, first=first, n=size * n_batches)
+    return objective.score(outcomes, days, goal).reshape(n_batches, size).sum(axis=1)
 
 
 @dataclass

@@ -224,9 +224,9 @@ class TierValues:
 def rate_text(label, rate, unit, reason=None) -> str:
     if rate is None:
         return f"{label}: no rate ({reason})"
-    if unit == "days to spare":
-        return f"{label}: 1 day to spare = {1.0 / rate:,.0f} G"
-    return f"{label}: +0.01 {unit} = {0.01 / rate:,.0f} G"
+    if unit in ("survival", "win rate"):
+        return f"{label}: +0.01 {unit} = {0.01 / rate:,.0f} G"
+    return f"{label}: 1 {unit.replace('days ', 'day ', 1)} = {1.0 / rate:,.0f} G"
 
 
 def _row(e: CardEffect, reason) -> dict:

@@ -167,7 +167,7 @@ class Fights(Group):
 
 
 def journey_tally(content, work, days, first, count, check):
-    """Campaigns that finished every order, and the sum of the days they did, among ``first ..``."""
+    """Campaigns that reached the campaign's goal, and the sum of the days they did, among ``first ..``."""
     from sim.run.journey import journey_result
 
     total = checked_chunks(work, first, count, JOURNEY_CHUNK, check)
@@ -176,15 +176,16 @@ def journey_tally(content, work, days, first, count, check):
 
 
 class Journeys(Group):
-    """Per tier, greedy: the chance to finish every order and the mean day it is done (``journey_metrics``)."""
+    """Per tier, cautious: the chance to reach the campaign's goal and the mean day it is
+    reached (``journey_metrics``)."""
 
-    name, title = "journeys", "Journeys: finish rate and days by tier (greedy)"
+    name, title = "journeys", "Journeys: goal rate and days by tier (cautious)"
 
     def __init__(self, content, plan: Plan):
         import strategies
         from sim.run.journey import JourneyWork
 
-        strategy, days = strategies.get("greedy", mode="journey"), plan.study.settings["journey_days"]
+        strategy, days = strategies.get("cautious", mode="journey"), plan.study.settings["journey_days"]
         n = batch_size(plan.study.trials["journeys"])
         super().__init__({tier: Part(partial(journey_tally, content, JourneyWork(content, kit, strategy, days,
                                                                                  plan.seed), days), n)

@@ -176,7 +176,7 @@ def group_html(view, stale=False) -> str:
     if view.name == "fights":
         return matrix(view, lambda n: part(n, 1), lambda n: part(n, 2), "monster \\ tier", stale)
     if view.name == "journeys":
-        return matrix(view, lambda n: part(n, 1), lambda n: "finishes every order" if n.startswith("journey_finish")
+        return matrix(view, lambda n: part(n, 1), lambda n: "reaches the goal" if n.startswith("journey_finish")
                       else "days to finish (finishers)", "tier", stale)
     if view.name == "skirmish":
         return matrix(view, lambda n: part(n, 1), lambda n: "P(win) of the value tier", "strategy", stale)

@@ -1,6 +1,6 @@
 """Journeys over a hex map: days of movement, hex events, fights, orders, bases'
 shops with finite decks, death and the replacement stalker, levels and the
-asset limit (Z-06, Z-08..Z-13, Z-25..Z-30, Z-34..Z-41, K-01..K-08).
+asset limit, the order deck (Z-06, Z-08..Z-13, Z-25..Z-30, Z-34..Z-41, K-01..K-08).
 
 The stalker's body (HP, carried healing items and explosives, firearm, armour,
 reputation for escapes) is a fight view (``sim.kernels.fight``) laid out for
@@ -10,7 +10,8 @@ below. Tables are ``int64`` arrays, one row per entry, with the column
 constants below; hexes are numbered ``row * width + col``.
 
 Random streams per trial: the fight's three (stalker, monster, escape), then
-``EVENT`` (event kinds and variants, by ``pick``), ``TRAP`` and ``SKILL``.
+``EVENT`` (event kinds and variants, by ``pick``), ``TRAP``, ``SKILL`` and
+``ORDERS`` (the order cards drawn from the deck, Z-41).
 """
 
 import numpy as np
@@ -21,8 +22,8 @@ from sim.kernels import fight as F
 from sim.kernels.dice import skill_test
 from sim.kernels.rng import die, mix, pick, roll, start_stream, trial_base
 
-EVENT, TRAP, SKILL = 3, 4, 5
-N_JOURNEY_STREAMS = 6
+EVENT, TRAP, SKILL, ORDERS = 3, 4, 5, 6
+N_JOURNEY_STREAMS = 7
 
 # --- event kinds (rows of the event weight table, Z-39)
 NOTHING, MONSTER, TRAP_EVENT, SKILL_EVENT, FIND = 0, 1, 2, 3, 4
@@ -34,7 +35,8 @@ T_DICE, T_BONUS, T_AVOID_ON = 3, 4, 5          # traps
 S_ATTRIBUTE, S_TARGET, S_DAMAGE_DICE, S_MISSED = 3, 4, 5, 6       # skill events (the attribute's index)
 FD_KIND, FD_AMOUNT = 3, 4                      # finds
 FIND_MONEY, FIND_ARTEFACT, FIND_ITEM = 0, 1, 2  # an item find's amount is the item's index
-O_DEST, O_REWARD, O_PENALTY = 0, 1, 2          # orders
+O_DEST, O_REWARD, O_PENALTY = 0, 1, 2          # orders (one row per card of the deck, Z-41)
+MAX_ORDERS = 62  # cards of the order deck (kept as bits of an int64); sim.content.journey refuses more
 L_XP, L_HP, L_INFLUENCE, L_POINTS = 0, 1, 2, 3  # levels 2..top (one row each): experience to reach, rewards (K-04)
 # the shopping list (the starting loadout, in buying order): item, kind, wanted count, value, always, price, slot
 P_ITEM, P_KIND, P_WANTED, P_VALUE, P_ALWAYS, P_PRICE, P_SLOT = range(7)
@@ -46,11 +48,13 @@ D_ITEM, D_SLOT, D_WANTED = 0, 1, 2  # every item in discard order (K-05): item, 
 (SU_START_HEX, SU_STEP_BUDGET, SU_MONEY, SU_REPUTATION, SU_INFLUENCE, SU_REROLL_COST, SU_EXTRA_ONE_FAILS,
  SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER,
  SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS, SU_HELICOPTER, SU_SPACE_GATE, SU_MILITARY_HEX,
- SU_ORDER_CHOICE, SU_INFLUENCE_PER_WIN, SU_SELL_PERMILLE, SU_INFLUENCE_PRICE, SU_N_ATTRIBUTES, SU_ATTR0) = range(25)
+ SU_ORDER_CHOICE, SU_INFLUENCE_PER_WIN, SU_SELL_PERMILLE, SU_INFLUENCE_PRICE, SU_ORDER_OFFER, SU_GOAL_ORDERS,
+ SU_N_ATTRIBUTES, SU_ATTR0) = range(27)
 # SU_SELL_PERMILLE: the selling price in thousandths of the price (Z-12); SU_INFLUENCE_PRICE: G of a price one
 # Influence point pays (K-06; 0: none); SU_HELICOPTER / SU_SPACE_GATE: item
-# indices (-1: not in the content); SU_MILITARY_HEX: -1 none; SU_ATTR0: the starting attributes (K-08),
-# SU_N_ATTRIBUTES of them
+# indices (-1: not in the content); SU_MILITARY_HEX: -1 none; SU_ORDER_OFFER: order cards looked at when
+# taking one (0: the whole deck); SU_GOAL_ORDERS: order cards held that reach the campaign's goal (Z-41);
+# SU_ATTR0: the starting attributes (K-08), SU_N_ATTRIBUTES of them
 MAX_ATTRIBUTES = 8
 SETUP_SIZE = SU_ATTR0 + MAX_ATTRIBUTES
 
@@ -61,10 +65,13 @@ ESC_RED, MOVE, AVOID_ALWAYS, AVOID_ON, FIRE_DICE, FIRE_BONUS, DEFENCE, LOCATION_
 N_CACHES, GATE_USED = 13, 14
 # ... the campaign ...
 (INFLUENCE, MISSED, ORDER, ORDERS_DONE, FIRST_DAY, DONE_DAY, DEATHS, KILLS, DEATH_DAY, XP, LEVEL,
- MISSIONS, LEVEL_HP_GAINED, SPENT, DONE_MASK) = range(15, 30)
-ATTR0 = 30  # the stalker's attributes (K-08), raised by level rewards (K-04)
+ MISSIONS, LEVEL_HP_GAINED, SPENT) = range(15, 29)
+# ... the order deck (Z-41): cards in the deck and held (bit k: card k), the count held and the most ever held ...
+DECK_MASK, HELD_MASK, HELD, MOST_HELD = range(29, 33)
+ATTR0 = 33  # the stalker's attributes (K-08), raised by level rewards (K-04)
+REACH0 = ATTR0 + MAX_ATTRIBUTES  # the day the stalker in play first held 1, 2, ... order cards (0: never)
 # ... then blocks at these offsets (``n_all`` items of items.toml, ``n_items`` consumable types):
-OWN0 = ATTR0 + MAX_ATTRIBUTES  # cards owned, per item; then the decks; then the loot caches
+OWN0 = REACH0 + MAX_ORDERS  # cards owned, per item; then the decks; then the loot caches
 CH_HEX, CH_MONEY, CH_TROPHY, CH_ARTEFACT, CH_OWN0 = range(5)  # a cache: hex, loot, owned cards, then counts
 
 
@@ -170,12 +177,13 @@ def _wear(view, js, plan, setup):
 
 
 @njit(cache=True)
-def _die_and_replace(view, js, plan, setup, n_all, deaths_at, day):
+def _die_and_replace(view, js, plan, setup, n_all, deaths_at, day, orders, dist, rng):
     """Z-08..Z-10: money, loot, cards and items stay on the death hex as a loot
-    cache (added to one already lying there; older caches elsewhere stay); a
+    cache (added to one already lying there; older caches elsewhere stay); the
+    dead stalker's order cards, the active one too, go back to the deck; a
     replacement starts at the start base with the replacement money and nothing
-    else, at level 1 with the starting attributes (K-04); the character's
-    permanent bonuses stay (Z-06: max HP, damage, healing)."""
+    else, at level 1 with the starting attributes (K-04), and takes an order;
+    the character's permanent bonuses stay (Z-06: max HP, damage, healing)."""
     n_items = _n_items(view)
     size = cache_size(n_all, n_items)
     js[DEATHS] += 1
@@ -201,11 +209,14 @@ def _die_and_replace(view, js, plan, setup, n_all, deaths_at, day):
     js[HEX], js[MONEY], js[REP], js[TROPHY], js[ARTEFACT] = setup[SU_START_HEX], setup[SU_REPLACEMENT_MONEY], 0, 0, 0
     js[MISSED] = 0
     js[XP], js[LEVEL] = 0, 1  # a new stalker (K-04); Influence is the player's (K-06)
-    js[ATTR0:OWN0] = setup[SU_ATTR0:SU_ATTR0 + MAX_ATTRIBUTES]
+    js[ATTR0:REACH0] = setup[SU_ATTR0:SU_ATTR0 + MAX_ATTRIBUTES]
     view[F.MAX_HP] = view[F.MAX_HP] - js[LEVEL_HP_GAINED]
     js[LEVEL_HP_GAINED] = 0
     view[F.HP] = view[F.MAX_HP]
     _wear(view, js, plan, setup)
+    js[DECK_MASK] |= js[HELD_MASK] | (np.int64(1) << js[ORDER])  # Z-09
+    js[HELD_MASK], js[HELD] = 0, 0
+    _take_order(js, orders, dist, setup, rng)
 
 
 @njit(cache=True)
@@ -487,25 +498,46 @@ def _found_item(view, js, plan, item, setup, n_all):
 
 
 @njit(cache=True)
-def _next_order(js, orders, dist, setup):
-    """Z-41, the strategy's choice: the first order not done yet, or the nearest
-    one (least route weight from here; the earliest on ties)."""
-    best, best_dist = -1, 0
+def _take_order(js, orders, dist, setup, rng):
+    """Z-41: the stalker looks at an offer of order cards (the whole deck, or
+    ``SU_ORDER_OFFER`` cards drawn one by one on ``ORDERS``) and takes one, the
+    strategy's choice: the earliest in file order, or the one nearest to him
+    (least route weight from here; the earliest on ties). The others stay in
+    the deck. ``ORDER`` is -1 when the deck is empty."""
+    deck = js[DECK_MASK]
+    n = 0
     for k in range(orders.shape[0]):
-        if js[DONE_MASK] & (1 << k):
+        n += (deck >> k) & 1
+    if n == 0:
+        js[ORDER] = -1
+        return
+    offer = deck
+    if 0 < setup[SU_ORDER_OFFER] < n:
+        offer = 0
+        for j in range(setup[SU_ORDER_OFFER]):
+            x = pick(rng, ORDERS, n - j)  # the x-th card of the deck not drawn yet, in file order
+            for k in range(orders.shape[0]):
+                if (deck >> k) & 1 and not (offer >> k) & 1:
+                    if x == 0:
+                        offer |= np.int64(1) << k
+                        break
+                    x -= 1
+    best = -1
+    for k in range(orders.shape[0]):
+        if not (offer >> k) & 1:
             continue
-        if setup[SU_ORDER_CHOICE] == 0:
-            return k
-        d = dist[orders[k, O_DEST], js[HEX]]
-        if best < 0 or d < best_dist:
-            best, best_dist = k, d
-    return best
+        if best < 0 or (setup[SU_ORDER_CHOICE] != 0
+                        and dist[orders[k, O_DEST], js[HEX]] < dist[orders[best, O_DEST], js[HEX]]):
+            best = k
+    js[DECK_MASK] = deck & ~(np.int64(1) << best)
+    js[ORDER] = best
 
 
 @njit(cache=True)
-def _complete_order(view, js, orders, dist, levels, setup, day):
+def _complete_order(view, js, orders, dist, levels, setup, day, rng):
     """Z-41: the order pays its reward and +1 reputation (harder escapes, Z-33),
-    experience and Influence (K-06, K-08); the next order is taken."""
+    experience and Influence (K-06, K-08); its card is held; the campaign's goal
+    is reached the day ``SU_GOAL_ORDERS`` cards are held; the next order is taken."""
     k = js[ORDER]
     js[MONEY] += orders[k, O_REWARD]
     js[REP] += 1
@@ -513,13 +545,16 @@ def _complete_order(view, js, orders, dist, levels, setup, day):
     js[INFLUENCE] += setup[SU_INFLUENCE_PER_ORDER]
     _gain_xp(view, js, levels, setup, setup[SU_XP_PER_ORDER])
     js[ORDERS_DONE] += 1
-    js[DONE_MASK] |= 1 << k
+    js[HELD_MASK] |= np.int64(1) << k
+    js[HELD] += 1
     if js[FIRST_DAY] == 0:
         js[FIRST_DAY] = day
-    if js[ORDERS_DONE] == orders.shape[0]:
+    if js[HELD] > js[MOST_HELD]:
+        js[MOST_HELD] = js[HELD]
+        js[REACH0 + js[HELD] - 1] = day
+    if js[HELD] == setup[SU_GOAL_ORDERS] and js[DONE_DAY] == 0:
         js[DONE_DAY] = day
-    else:
-        js[ORDER] = _next_order(js, orders, dist, setup)
+    _take_order(js, orders, dist, setup, rng)
 
 
 @njit(cache=True)
@@ -533,9 +568,10 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, order
     setup = vectors[0]
     n_all = sells.shape[1]
     cache0, size = blocks(n_all)[1], cache_size(n_all, _n_items(view))
-    js[ORDER] = _next_order(js, orders, dist, setup)
+    js[DECK_MASK] = (np.int64(1) << orders.shape[0]) - 1
+    _take_order(js, orders, dist, setup, rng)
     for day in range(1, days + 1):
-        if js[ORDERS_DONE] == orders.shape[0]:
+        if js[ORDER] < 0:  # every order card is held: nothing is left to do
             return
         if js[MISSED] > 0:  # K-07: a missed day: no movement, events, experience or limits
             js[MISSED] -= 1
@@ -554,8 +590,9 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, order
                 if k >= 0:
                     _recover_cache(view, js, plan, setup, n_all, k)
                     continue
-                _complete_order(view, js, orders, dist, tables[6], setup, day)
-                if js[ORDERS_DONE] == orders.shape[0]:
+                _complete_order(view, js, orders, dist, tables[6], setup, day, rng)
+                if js[ORDER] < 0:  # every card held: the day's asset limit (K-05), then nothing is left to do
+                    _asset_limit(view, js, plan, setup, discards, n_all)
                     return
                 continue
             base = base_of_hex[js[HEX]]
@@ -574,7 +611,7 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, order
             js[HEX] = n
             traffic[n] += 1
             if _hex_event(view, js, params, asks, rng, fns, danger[n], tables, setup, used):
-                _die_and_replace(view, js, plan, setup, n_all, deaths_at, day)
+                _die_and_replace(view, js, plan, setup, n_all, deaths_at, day, orders, dist, rng)
                 break
             if js[MISSED] > 0:
                 break  # K-07: the day ends at once, no Experience phase, no asset limit
@@ -653,7 +690,7 @@ def _start(view, template, js, plan, setup, deck0):
     js[REP] = setup[SU_REPUTATION]
     js[INFLUENCE] = setup[SU_INFLUENCE]
     js[LEVEL] = 1
-    js[ATTR0:OWN0] = setup[SU_ATTR0:SU_ATTR0 + MAX_ATTRIBUTES]
+    js[ATTR0:REACH0] = setup[SU_ATTR0:SU_ATTR0 + MAX_ATTRIBUTES]
     _wear(view, js, plan, setup)
 
 
@@ -661,8 +698,8 @@ def _start(view, template, js, plan, setup, deck0):
 (T_COUNTS, T_DONE_DAY, T_FIRST_DAY, T_DEATH_DAY, T_ORDERS, T_DEATHS, T_LEVEL, T_USED, T_TRAFFIC, T_DEATHS_AT,
  T_PURCHASES, T_END) = range(12)
 # --- the float sums
-S_MONEY, S_MONEY_SQ, S_KILLS, S_MISSIONS, S_SPENT, S_DEATHS, S_DEATHS_SQ = range(7)
-N_SUMS = 7
+S_MONEY, S_MONEY_SQ, S_KILLS, S_MISSIONS, S_SPENT, S_DEATHS, S_DEATHS_SQ, S_ORDERS, S_REPUTATION, S_WEALTH = range(10)
+N_SUMS = 10
 BLOCK = 50  # campaigns per parallel block, so that even the economy's batches of 60 to 1,000 use every core
 
 _TABLES = types.Tuple((types.int64[:, ::1],) * 10)
@@ -679,9 +716,9 @@ _RUN_SIG = types.void(
 def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, dist, orders, tables,
                  vectors, at, tally, sums):
     """Campaign trials ``trial_start ..``; adds to ``tally`` (sections at ``at``):
-    campaigns completed and with no death, histograms of the completion day,
-    first order day and first death day (``days + 1``: never), of orders done,
-    deaths (``DEATH_CAP`` and more in the last bin) and final level, items used,
+    campaigns that reached the goal and with no death, histograms of the goal's
+    day, first order day and first death day (``days + 1``: never), of order
+    cards held at the end, deaths (``DEATH_CAP`` and more in the last bin) and final level, items used,
     per-hex traffic and deaths, purchases per item; and to ``sums`` (``S_*``).
     Integer sums (money as exact floats): the same for any thread count or chunking."""
     n_blocks = (n_trials + BLOCK - 1) // BLOCK
@@ -696,12 +733,12 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
         for trial in range(first, min(trial_start + n_trials, first + BLOCK)):
             _campaign(view, js, rng, template, params, asks, fns, days, hexes, hop, dist, orders, tables, vectors,
                       at, t, seed_mixed, trial)
-            t[at[T_COUNTS]] += js[ORDERS_DONE] == orders.shape[0]
+            t[at[T_COUNTS]] += js[DONE_DAY] > 0
             t[at[T_COUNTS] + 1] += js[DEATHS] == 0
             for section, day in ((T_DONE_DAY, js[DONE_DAY]), (T_FIRST_DAY, js[FIRST_DAY]),
                                  (T_DEATH_DAY, js[DEATH_DAY])):
                 t[at[section] + (day if day > 0 else days + 1)] += 1
-            t[at[T_ORDERS] + js[ORDERS_DONE]] += 1
+            t[at[T_ORDERS] + js[HELD]] += 1
             t[at[T_DEATHS] + min(js[DEATHS], DEATH_CAP)] += 1
             t[at[T_LEVEL] + min(js[LEVEL], top_level(tables[6]))] += 1
             s[S_MONEY] += js[MONEY]
@@ -711,25 +748,46 @@ def run_journeys(seed, trial_start, n_trials, days, template, params, asks, fns,
             s[S_SPENT] += js[SPENT]
             s[S_DEATHS] += js[DEATHS]
             s[S_DEATHS_SQ] += js[DEATHS] * js[DEATHS]
+            s[S_ORDERS] += js[ORDERS_DONE]
+            s[S_REPUTATION] += js[REP]
+            s[S_WEALTH] += wealth(view, js, tables[7], vectors[0])
     tally += tally_b.sum(axis=0)
     sums += sums_b.sum(axis=0)
 
 
-_DAYS_SIG = types.void(
+# --- a campaign's outcomes (the columns of ``campaign_outcomes``): order completions, cards held, reputation
+# and wealth at the end, deaths, kills, the goal's day (0: never), then the day 1, 2, ... cards were first held
+(OUT_ORDERS, OUT_HELD, OUT_REPUTATION, OUT_WEALTH, OUT_DEATHS, OUT_KILLS, OUT_GOAL_DAY, OUT_REACH0) = range(8)
+
+
+@njit(cache=True)
+def wealth(view, js, plan, setup):
+    """Z-12: money, trophies and artefacts at their value, and every card and
+    item he holds at its selling price (what lies in loot caches is not his)."""
+    total = js[MONEY] + js[TROPHY] + js[ARTEFACT]
+    for r in range(plan.shape[0]):
+        held = view[plan[r, P_SLOT]] if plan[r, P_KIND] >= K_HEAL else js[OWN0 + plan[r, P_ITEM]]
+        total += held * (plan[r, P_PRICE] * setup[SU_SELL_PERMILLE] // 1000)
+    return total
+
+
+_OUTCOMES_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64, types.int64[::1], types.float64[::1], types.int64,
     types.UniTuple(F.DecisionType, 5), _HEXES, types.int64[:, ::1], types.int64[:, ::1], types.int64[:, ::1],
-    _TABLES, _VECTORS, types.int64[::1], types.int64[::1],
+    _TABLES, _VECTORS, types.int64[::1], types.int64[:, ::1],
 )
 
 
-@entry_point(_DAYS_SIG, parallel=True)
-def done_days(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, dist, orders, tables,
-              vectors, at, out):
-    """Campaign trials ``trial_start ..`` on the dice of ``run_journeys``: ``out[i]``
-    is the day trial ``trial_start + i`` finished every order (Z-41), 0 if it did not."""
+@entry_point(_OUTCOMES_SIG, parallel=True)
+def campaign_outcomes(seed, trial_start, n_trials, days, template, params, asks, fns, hexes, hop, dist, orders,
+                      tables, vectors, at, out):
+    """Campaign trials ``trial_start ..`` on the dice of ``run_journeys``: row ``i``
+    of ``out`` holds the ``OUT_*`` outcomes of trial ``trial_start + i`` (Z-09,
+    Z-12, Z-41), with one reach day per order card of the deck."""
     n_blocks = (n_trials + BLOCK - 1) // BLOCK
     seed_mixed = mix(np.uint64(seed))
     n_items = at[T_TRAFFIC] - at[T_USED]
+    n_orders = orders.shape[0]
     for b in prange(n_blocks):
         view, js, rng = _block_arrays(template, vectors, n_items, days)
         t = np.zeros(at[T_END], np.int64)  # the campaigns' tallies, not read here
@@ -737,4 +795,8 @@ def done_days(seed, trial_start, n_trials, days, template, params, asks, fns, he
         for trial in range(first, min(trial_start + n_trials, first + BLOCK)):
             _campaign(view, js, rng, template, params, asks, fns, days, hexes, hop, dist, orders, tables, vectors,
                       at, t, seed_mixed, trial)
-            out[trial - trial_start] = js[DONE_DAY]
+            row = out[trial - trial_start]
+            row[OUT_ORDERS], row[OUT_HELD], row[OUT_REPUTATION] = js[ORDERS_DONE], js[HELD], js[REP]
+            row[OUT_WEALTH] = wealth(view, js, tables[7], vectors[0])
+            row[OUT_DEATHS], row[OUT_KILLS], row[OUT_GOAL_DAY] = js[DEATHS], js[KILLS], js[DONE_DAY]
+            row[OUT_REACH0:OUT_REACH0 + n_orders] = js[REACH0:REACH0 + n_orders]

@@ -10,7 +10,9 @@ his starting kit from finite decks, and at each day's end the asset limit
 discards cards (stage B; any card, K-05); events may give equipment cards, and the
 helicopter call / space gate move him to a base (stage C); the order to take may
 be the nearest (stage D); a won fight pays Influence and a shop buys surplus
-equipment at half price (stage E).  Plain Python on Python ints, stdlib
+equipment at half price (stage E); orders are cards of a deck, offered a few at a
+time, held when completed and given back on a death, and the campaign's goal is a
+number of cards held (stage G).  Plain Python on Python ints, stdlib
 only; it exists to cross-check the fast kernel trial by trial, so every random
 number is drawn from its stream in exactly the order the spec gives.
 
@@ -18,13 +20,14 @@ Random streams of a trial (keyed once per trial, never restarted):
     FIGHT_STALKER = 0, FIGHT_MONSTER = 1, FIGHT_ESCAPE = 2 (the fight's own
     STALKER / MONSTER / ESCAPE streams), EVENT = 3 (whole words: event kind and
     variant picks), TRAP = 4 (avoidance and damage dice), SKILL = 5 (skill-test
-    and skill-damage dice).
+    and skill-damage dice), ORDERS = 6 (whole words: the order cards drawn
+    from the deck, Z-41).
 
 Public functions: ``load_journey_content``, ``route_tables``, ``pick``,
 ``weighted_choice``, ``skill_test``, ``fight_on_state``, ``item_index``,
 ``full_decks``, ``loadout_cards``, ``shop_settings``, ``military_base_hex``, ``asset_limit_setting``,
-``sell_fraction_setting``, ``sell_price``, ``progression_settings``, ``shopping_list``, ``location_hexes``,
-``simulate_journey``, ``run_journeys``.
+``sell_fraction_setting``, ``sell_price``, ``progression_settings``, ``order_deck_settings``, ``shopping_list``,
+``location_hexes``, ``simulate_journey``, ``run_journeys``.
 
 Readings of the spec made here (where it does not say):
 
@@ -45,9 +48,9 @@ Readings of the spec made here (where it does not say):
   Entries without min_danger / max_danger / weight take 0 / 9 / 1; a missing
   kind in [events] weighs 0 at every level.
 * With no orders at all the campaign is complete at once: completed = True,
-  completion_day = 0.
-* The per-trial record also carries "reputation" and "influence" at the end
-  (extra keys, for tests); ``used``, ``traffic`` and ``deaths_at`` list only
+  completion_day = 0, and nothing is played.
+* The per-trial record also carries "influence" at the end (an extra key, for
+  tests); ``used``, ``traffic`` and ``deaths_at`` list only
   non-zero counts.  The stalker's `hp` in the loadout is ignored (a journey
   starts at max hp).
 * A loadout's `reputation` of None means [stalker] start_reputation.
@@ -100,9 +103,9 @@ Finite decks, shops, ownership, asset limit (stage B, Z-11, Z-12, Z-13, Z-40, K-
   discard some at the day's end); the fight uses whatever is carried.
 * The asset limit (K-05) runs at the end of every day played: a day ended by
   the day's steps, by a shop transaction, by a death (the replacement then
-  owns nothing), and the day the campaign is completed; not on a missed day
-  (K-07: a missed turn skips the asset limits).
-  Days after the campaign's completion are not played.
+  owns nothing), and the day the trial stops because every order card is held
+  (stage G); not on a missed day (K-07: a missed turn skips the asset limits).
+  Days after that stop are not played.
 * A stalker whose starting kit holds more cards than asset_limit, and who
   starts a day on a base, rebuys at that base what the limit discarded the
   evening before, which ends the day (Z-13): he may never leave.  That is the
@@ -139,17 +142,17 @@ Stage C: equipment finds (Z-11, Z-14), helicopter call and space gate (Z-25, Z-2
 * Z-28's "once per game" is the spec's reading: the used card leaves play
   (deck unchanged); other cards of its deck can still be bought or found.
 
-Stage D: which order to take (strategy "order_choice"):
+Stage D: which order to take (strategy "order_choice"), among the cards offered (stage G):
 
-* "listed" (the default, also when the key is absent): the first order not yet
-  completed in journey.toml order, as before.  "nearest": the not-yet-completed
-  order whose destination d has the least dist[d][hex] (the strategy's route
-  tables; hex = where the stalker stands), ties: the earliest in journey.toml
-  order.  Any other value raises ValueError.
-* The choice is made at the campaign's start (hex = the start base) and right
+* "listed" (the default, also when the key is absent): the card of the offer
+  earliest in journey.toml order.  "nearest": the card of the offer whose
+  destination d has the least dist[d][hex] (the strategy's route tables; hex =
+  where the stalker stands), ties: the earliest in journey.toml order.  Any
+  other value raises ValueError.
+* An order is taken at the campaign's start (hex = the start base), right
   after each completed order (hex = that order's destination), before the loop
-  goes on; so a next order whose destination is that same hex is completed at
-  once.  After a death the held order is kept (Z-09), whatever the new hex.
+  goes on, so a next order whose destination is that same hex is completed at
+  once; and after a death, by the replacement at the start base (stage G).
 * A destination the route tables cannot reach from hex counts as farther than
   every reachable one (if none is reachable, the earliest in file order).
 
@@ -185,6 +188,33 @@ Stage F: Influence buys wargear (K-06), the avoidance baseline from the content 
   ([progression] influence_price G each; absent or 0: none) for the rest, no
   change given; "spent" counts G only.
 * An "avoided on 4+" event's baseline is rules.toml [stalker] avoid_on.
+
+Stage G: the order deck and the campaign's goal (Z-09, Z-12, Z-41):
+
+* journey.toml [journey] order_offer (absent: 0, the whole deck) and
+  goal_orders (absent: the number of [[orders]]) are whole numbers, order_offer
+  >= 0 and 1 <= goal_orders <= the number of orders; anything else (a negative,
+  a float, a bool, goal_orders 0 or above the number of orders) raises ValueError.
+* The deck is the set of cards neither held nor active, taken in journey.toml
+  order.  An offer smaller than the deck draws its cards one by one: card j is
+  the pick(ORDERS, n - j)-th of the cards not drawn yet; an offer of the whole
+  deck (order_offer 0 or >= n, also n = 0) draws no word.  The offer's other
+  cards stay in the deck.
+* A completion adds the card to the held cards; the trial stops when an order
+  is completed and the deck is then empty (every card held), after that day's
+  asset limit, as the old "campaign complete" stop did.  Reaching
+  goal_orders sets completion_day (and "completed") once; play goes on.
+* A death (Z-09) returns the held cards and the active one to the deck; the
+  replacement (reputation 0, nothing held) takes an order at the start base
+  after his setup.  ``orders_done`` counts every completion, cards completed
+  again after a death too; ``reach_day[c - 1]`` is the day c cards were first
+  held by any stalker of the trial (None if never), set once.
+* wealth (Z-12) = money + trophy value + artefact value + count x
+  floor(price x sell_fraction) for every owned card and carried healing and
+  explosive item (the shop's step 1b price); loot caches count for nothing.
+  Per-trial keys "orders_held", "wealth", "reach_day"; ``run_journeys`` adds
+  "orders_held" ({cards held at the end: trials}), "orders_done_sum",
+  "reputation_sum" and "wealth_sum".
 """
 
 from __future__ import annotations
@@ -221,7 +251,8 @@ FIGHT_ESCAPE = 2
 EVENT = 3
 TRAP = 4
 SKILL = 5
-N_STREAMS = 6
+ORDERS = 6  # Z-41: the order cards drawn from the deck
+N_STREAMS = 7
 
 ORDER_CHOICES = ("listed", "nearest")  # stage D: strategy "order_choice", the first is the default
 
@@ -692,9 +723,9 @@ def skill_test(dice: Stream, value: int, target: int, extra_one_fails: bool) -> 
 # --------------------------------------------------------------------------
 
 
-def _whole(value, what: str) -> int:
+def _whole(value, what: str, table: str = "progression") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"progression.{what}: expected a whole number >= 0, got {value!r}")
+        raise ValueError(f"{table}.{what}: expected a whole number >= 0, got {value!r}")
     return value
 
 
@@ -727,6 +758,22 @@ def progression_settings(content: dict) -> dict:
     if xp[0] <= 0 or any(b <= a for a, b in zip(xp, xp[1:])):
         raise ValueError(f"progression.level_xp: {xp} must rise strictly from above 0")
     return out
+
+
+def order_deck_settings(content: dict) -> dict:
+    """journey.toml [journey] order_offer and goal_orders (Z-41), checked.
+
+    Returns {"order_offer": the cards looked at when taking an order (absent:
+    0, the whole deck), "goal_orders": the cards held that reach the campaign's
+    goal (absent: every [[orders]] card; 1 .. the number of orders)}.
+    """
+    settings = content["journey"]["journey"]
+    n_orders = len(content["journey"].get("orders", []))
+    offer = _whole(settings.get("order_offer", 0), "order_offer", "journey")
+    goal = _whole(settings.get("goal_orders", n_orders), "goal_orders", "journey")
+    if "goal_orders" in settings and not 1 <= goal <= n_orders:
+        raise ValueError(f"journey.goal_orders: expected 1..{n_orders} (the [[orders]] cards), got {goal}")
+    return {"order_offer": offer, "goal_orders": goal}
 
 
 def level_threshold(settings: dict, level: int):
@@ -788,6 +835,9 @@ class _Trial:
         self.wants = {item_id: (kind, wanted) for item_id, kind, wanted in self.shopping}
         self.military_base = military_base_hex(content)  # Z-27
         self.sell_fraction = sell_fraction_setting(content)  # Z-12 (stage E)
+        deck_settings = order_deck_settings(content)  # Z-41 (stage G)
+        self.order_offer = deck_settings["order_offer"]
+        self.goal_orders = deck_settings["goal_orders"]
         self.weapon = loadout.get("weapon")
         self.mods = list(loadout.get("mods") or [])
         self.locations = location_hexes(content)  # Z-29
@@ -807,8 +857,11 @@ class _Trial:
         self.attributes = dict(self.start_attributes)  # K-08, raised by level rewards (K-04)
         self.gate_used = False  # Z-28: once per game
         self.order_choice = strategy.get("order_choice", ORDER_CHOICES[0])  # stage D
-        self.done = [False] * len(self.orders)  # which orders are completed
-        self.k = self._choose_order()           # the order held (index into self.orders)
+        # Z-41: the order deck holds every card (indices into self.orders); none is held yet.
+        self.order_deck = set(range(len(self.orders)))
+        self.held = []                          # the completed cards the stalker in play holds
+        self.most_held = 0                      # the most cards held at any moment of the trial
+        self.k = self._take_order()             # the active order (None: nothing left to do)
         # The starting stalker owns the loadout's cards and carries its consumables.
         cards = loadout_cards(loadout)
         consumable = {**dict.fromkeys(loadout.get("healing") or {}), **dict.fromkeys(loadout.get("explosives") or {})}
@@ -825,8 +878,8 @@ class _Trial:
         self.caches = []  # Z-10: a LootCache per hex where a stalker died, oldest first
 
         # Record.
-        self.completed = False
         self.completion_day = None
+        self.reach_day = [None] * len(self.orders)  # the day c = 1, 2, ... cards were first held
         self.orders_done = 0
         self.first_order_day = None
         self.deaths = 0
@@ -843,23 +896,60 @@ class _Trial:
         self.sold = {}       # Z-12 (stage E): {item_id: surplus cards sold}
         self.sold_for = 0    # G received for them
 
-    # ---- helpers --------------------------------------------------------
+    # ---- the order deck (Z-41) -------------------------------------------
 
-    def _choose_order(self):
-        """Stage D: the next order to take from self.hex, or None if all are completed."""
-        left = [i for i, done in enumerate(self.done) if not done]
-        if not left:
+    def _take_order(self):
+        """Z-41: take an order at self.hex: the strategy's card of the offer leaves the
+        deck and is returned (the active order); None if the deck is empty."""
+        offer = self._offer()
+        if not offer:
             return None
+        k = self._choose_order(offer)
+        self.order_deck.remove(k)
+        return k
+
+    def _offer(self) -> list:
+        """Z-41: the cards looked at, in journey.toml order: the whole deck if order_offer is 0
+        or not below the deck's size (no draw), else order_offer cards drawn one by one, each
+        the pick(ORDERS, n - j)-th of the deck's cards not drawn yet."""
+        undrawn = sorted(self.order_deck)
+        n = len(undrawn)
+        if self.order_offer == 0 or self.order_offer >= n:
+            return undrawn
+        return sorted(undrawn.pop(pick(self.streams[ORDERS], n - j)) for j in range(self.order_offer))
+
+    def _choose_order(self, offer: list) -> int:
+        """Stage D: the strategy's card of the offer (listed in journey.toml order): "listed",
+        the first; "nearest", the least dist[d][hex] (unreachable: after every reachable one),
+        ties: the first."""
         if self.order_choice == "listed":
-            return left[0]
-        # "nearest": least dist[d][hex] (unreachable: after every reachable one), ties: file order.
+            return offer[0]
         points = self.map["points"]
 
         def key(i):
             d = self.dist[points[self.orders[i]["destination"]]].get(self.hex)
             return (d is None, d if d is not None else 0, i)
 
-        return min(left, key=key)
+        return min(offer, key=key)
+
+    def _hold(self, k: int, day: int) -> None:
+        """Z-41: a completed card joins the held ones; the days of the counts held first
+        (reach_day) and of the campaign's goal (completion_day, goal_orders cards held)."""
+        self.held.append(k)
+        held = len(self.held)
+        for c in range(self.most_held + 1, held + 1):
+            self.reach_day[c - 1] = day
+        self.most_held = max(self.most_held, held)
+        if held == self.goal_orders and self.completion_day is None:
+            self.completion_day = day
+
+    def _wealth(self) -> int:
+        """Z-12: money, trophy and artefact value, and every owned card and carried healing
+        and explosive item at the shop's price (step 1b); loot caches are not his."""
+        c = self.carried
+        cards = sum(n * self._sell_value(item_id)
+                    for counts in (c.owned, c.healing, c.explosives) for item_id, n in counts.items())
+        return c.money + c.trophy_value + c.artefact_value + cards
 
     # ---- ownership (stage B "Ownership and what it gives") -------------
 
@@ -1119,8 +1209,13 @@ class _Trial:
         self.hp = self.max_hp
         self.reputation = 0
         self.missed = 0
-        # influence unchanged (K-06: it is the player's), and so are missions (K-04);
-        # order k unchanged (it goes back to the deck, Z-09)
+        # influence unchanged (K-06: it is the player's), and so are missions (K-04).
+        # Z-09: the dead stalker's order cards, the active one too, go back to the deck;
+        # the replacement takes an order at the start base (Z-41).
+        self.order_deck.update(self.held)
+        self.order_deck.add(self.k)
+        self.held = []
+        self.k = self._take_order()
 
     # ---- arrival (step 5) ------------------------------------------------
 
@@ -1142,14 +1237,11 @@ class _Trial:
         # Then K-06: Influence per order; K-08: xp per order, then K-04 level-ups.
         self.influence += self.progression["influence_per_order"]
         self._gain_xp(self.progression["xp_per_order"])
-        self.orders_done += 1
+        self.orders_done += 1                  # every completion, also of a card completed again
         if self.first_order_day is None:
             self.first_order_day = day
-        self.done[self.k] = True
-        self.k = self._choose_order()          # stage D: from the destination just reached
-        if self.k is None:                     # all orders completed
-            self.completed = True
-            self.completion_day = day
+        self._hold(self.k, day)
+        self.k = self._take_order()            # Z-41: at the destination just reached; None: every card held
 
     # ---- shopping at a base (Z-11, Z-12, Z-13, Z-40) ------------------------
 
@@ -1161,6 +1253,11 @@ class _Trial:
         if kind == "explosive":
             return c.explosives.get(item_id, 0)
         return c.owned.get(item_id, 0)
+
+    def _sell_value(self, item_id: str) -> int:
+        """Z-12: what a shop pays for one card of ``item_id``: floor(price * sell_fraction)."""
+        table, _ = self.index[item_id]
+        return math.floor(self.items[table][item_id]["price"] * self.sell_fraction)
 
     def _shop(self, base_id: str) -> bool:
         """One shop visit at base ``base_id``; returns whether anything was sold or bought."""
@@ -1175,8 +1272,7 @@ class _Trial:
         # 1b. Sell surplus equipment (stage E, Z-12): every entry held above its wanted count, one card
         #     at a time, for floor(price * sell_fraction); the card goes back to its deck (Z-11).
         for item_id, kind, wanted in self.shopping:
-            table, _ = self.index[item_id]
-            value = math.floor(self.items[table][item_id]["price"] * self.sell_fraction)
+            value = self._sell_value(item_id)
             while self._count(item_id, kind) > wanted:
                 counts = c.healing if kind == "healing" else c.explosives if kind == "explosive" else c.owned
                 counts[item_id] -= 1
@@ -1268,7 +1364,7 @@ class _Trial:
             # (b) arrive (step 5), then go on
             if self.hex == goal:
                 self._arrive(day, cache)
-                if self.completed:
+                if self.k is None:             # every order card held: the trial stops
                     return True
                 continue
             # (b') Z-12, Z-40: on a base, shop; Z-13: a sale or a purchase ends the day.
@@ -1302,17 +1398,20 @@ class _Trial:
 
     def run(self) -> dict:
         if not self.orders:
-            self.completed, self.completion_day = True, 0
+            self.completion_day = 0            # no goal to reach: complete at once
         for day in range(1, self.days + 1):
-            if self.completed:                 # 1.
+            if self.k is None:                 # 1. no active order: nothing is left to do
                 break
             if self._day(day):
                 self._asset_limit()            # K-05: at the end of every day played (K-07: not a missed one)
         c = self.carried
         record = {
-            "completed": self.completed,
+            "completed": self.completion_day is not None,
             "completion_day": self.completion_day,
-            "orders_done": self.orders_done,
+            "orders_done": self.orders_done,        # completions (Z-09: a card may be completed again)
+            "orders_held": len(self.held),          # Z-41
+            "reach_day": list(self.reach_day),
+            "wealth": self._wealth(),               # Z-12
             "first_order_day": self.first_order_day,
             "deaths": self.deaths,
             "money": c.money,
@@ -1351,7 +1450,8 @@ class _Trial:
 def simulate_journey(content: dict, loadout: dict, strategy: dict, days: int, seed: int, trial: int,
                      tables=None) -> dict:
     """One trial; returns the spec's record, with stage B's "purchases" ({item_id: n})
-    and "spent" (G) (see the module docstring for extra keys).
+    and "spent" (G), and stage G's "orders_held", "wealth" and "reach_day" (see the
+    module docstring for extra keys).
 
     ``tables`` = route_tables(content, strategy["danger_weight"]) may be passed
     to skip recomputing them.
@@ -1367,10 +1467,12 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
                  trial_start: int = 0) -> dict:
     """Trials trial_start .. trial_start + n_trials - 1, summed.
 
-    Returns {"n_trials", "counts": {"completed", "survived"}, "completion_day":
-    {day or None: n}, "orders_done": {n: count}, "first_order_day": {day or None: n},
+    Returns {"n_trials", "counts": {"completed" (the goal reached), "survived"},
+    "completion_day": {day or None: n}, "orders_done": {completions: count},
+    "orders_held": {cards held at the end: count} (Z-41), "first_order_day": {day or None: n},
     "deaths": {n: count}, "money", "money_sq", "kills", "trophy_value",
-    "artefact_value" (sums), "used", "traffic", "deaths_at" (summed dicts),
+    "artefact_value", "orders_done_sum", "reputation_sum", "wealth_sum" (sums, Z-12),
+    "used", "traffic", "deaths_at" (summed dicts),
     "levels" ({final level 1..12: count}, K-04), "missions" (sum, K-04),
     "purchases" ({item_id: cards bought}, summed, Z-40), "spent" (G paid in shops, summed)}.
     """
@@ -1379,8 +1481,9 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
     out = {
         "n_trials": n_trials,
         "counts": {"completed": 0, "survived": 0},
-        "completion_day": {}, "orders_done": {}, "first_order_day": {}, "deaths": {},
+        "completion_day": {}, "orders_done": {}, "orders_held": {}, "first_order_day": {}, "deaths": {},
         "money": 0, "money_sq": 0, "kills": 0, "trophy_value": 0, "artefact_value": 0,
+        "orders_done_sum": 0, "reputation_sum": 0, "wealth_sum": 0,
         "used": {}, "traffic": {}, "deaths_at": {}, "levels": {}, "missions": 0,
         "purchases": {}, "spent": 0,
     }
@@ -1388,7 +1491,7 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
         res = simulate_journey(content, loadout, strategy, days, seed, trial, tables)
         out["counts"]["completed"] += int(res["completed"])
         out["counts"]["survived"] += int(res["deaths"] == 0)
-        for key in ("completion_day", "orders_done", "first_order_day", "deaths"):
+        for key in ("completion_day", "orders_done", "orders_held", "first_order_day", "deaths"):
             out[key][res[key]] = out[key].get(res[key], 0) + 1
         out["levels"][res["level"]] = out["levels"].get(res["level"], 0) + 1  # K-04
         out["missions"] += res["missions"]
@@ -1396,6 +1499,8 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
         out["money_sq"] += res["money"] ** 2
         for key in ("kills", "trophy_value", "artefact_value"):
             out[key] += res[key]
+        for key in ("orders_done", "reputation", "wealth"):
+            out[key + "_sum"] += res[key]
         out["spent"] += res["spent"]
         for key in ("used", "traffic", "deaths_at", "purchases"):
             _add_counts(out[key], res[key])

@@ -99,7 +99,7 @@ class LoadoutSearch:
 
     @property
     def journey(self) -> bool:
-        """Whether the loadouts went on campaigns (ranked by the chance to finish every order)."""
+        """Whether the loadouts went on campaigns (ranked by the chance to reach the campaign's goal)."""
         return self.result.groups[0].monsters[0].endswith("journey")
 
     def mix_text(self) -> str:

@@ -108,11 +108,11 @@ def monster_findings(rows, kill_share, context, section) -> list:
 
 
 def journey_finding(p, low, high, finish_below, tier, context, section) -> list:
-    """A journey tier that finishes every order less often than ``finish_below``."""
+    """A journey tier that reaches the campaign's goal (Z-41) less often than ``finish_below``."""
     if p >= finish_below:
         return []
     return [Finding("journey_finish", tier, "p_complete", p, (low, high), context, section,
-                    f"Only {_pct(p)} [{_pct(low)}, {_pct(high)}] of **{tier}** stalkers finish every order.",
+                    f"Only {_pct(p)} [{_pct(low)}, {_pct(high)}] of **{tier}** stalkers reach the campaign's goal.",
                     finish_below / max(p, 0.01))]
 
 

@@ -428,7 +428,7 @@ def journeys_step(content, study, out):
     s = Section("Journeys on the default map")
     loadout, seed = study.tiers[study.settings["journey_tier"]], study.settings["seed"]
     n, days = study.trials["journeys"], study.settings["journey_days"]
-    strat = strategies.get("greedy", mode="journey")
+    strat = strategies.get("cautious", mode="journey")
     result = simulate_journey(content, loadout, strat, days=days, trials=n, seed=seed, client=study.client)
     hexmap = load_journey(content).hexmap
     rows = [{"measure": k, "value": v, "ci_low": result.ci95[k][0], "ci_high": result.ci95[k][1]}
@@ -441,8 +441,9 @@ def journeys_step(content, study, out):
     atomic_write(out / "charts" / "journey_deaths.png", lambda p: draw_map(
         hexmap, p, title=f"Where stalkers die · {hexmap.name}", provenance=provenance,
         heat=result.deaths_at * 1000.0 / n, heat_label="deaths per 1,000 campaigns"))
-    s.text(f"A stalker with {loadout.by_slot(character=True)} works through the content's orders for {days} days "
-           f"({strat.name} strategy).")
+    s.text(f"A stalker with {loadout.by_slot(character=True)} draws orders from the content's deck for {days} days "
+           f"({strat.name} strategy); the goal is {result.goal_orders} order cards held at once, and a death sends "
+           "them back to the deck (Z-09, Z-41).")
     s.table(frame, "Completion and survival, with 95% Wilson intervals")
     s.image("charts/journey_deaths.png", provenance)
     low, high = result.ci95["p_complete"]

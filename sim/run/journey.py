@@ -124,12 +124,14 @@ def journey_tables(content: Content, journey: JourneyContent):
 
 @dataclass
 class JourneyResult:
-    """Aggregates of many campaigns."""
+    """Aggregates of many campaigns. A campaign is complete the day the stalker
+    in play holds ``goal_orders`` order cards (Z-41); play goes on to ``days``."""
 
     seed: int
     trials: int
     days: int
     n_orders: int
+    goal_orders: int
     counts: np.ndarray
     done_hist: np.ndarray
     first_hist: np.ndarray
@@ -155,7 +157,7 @@ class JourneyResult:
         self.ci95 = {k: wilson(v, n) for k, v in successes.items()}
 
     def by_day(self):
-        """Per day 1..days: P(all orders done by then), P(first order done), P(no death yet), with 95% intervals."""
+        """Per day 1..days: P(the goal reached by then), P(first order done), P(no death yet), with 95% intervals."""
         import polars as pl
 
         n = self.trials
@@ -183,7 +185,10 @@ class JourneyResult:
             "ci95": {k: list(v) for k, v in self.ci95.items()},
             "mean_days_to_complete": float(self.done_hist[:-1] @ days[:-1]) / completed if completed else None,
             "days_to_complete": {int(d): int(c) for d, c in zip(days[:-1], self.done_hist[:-1]) if c},
-            "mean_orders_done": float(self.orders_hist @ np.arange(self.orders_hist.size)) / self.trials,
+            "mean_orders_done": self.sums[J.S_ORDERS] / self.trials,
+            "mean_orders_held": float(self.orders_hist @ np.arange(self.orders_hist.size)) / self.trials,
+            "mean_reputation": self.sums[J.S_REPUTATION] / self.trials,
+            "mean_wealth": self.sums[J.S_WEALTH] / self.trials,
             "days_to_complete_ci95": list(days_ci) if completed > 1 else None,
             "mean_deaths": self.sums[5] / self.trials,
             "deaths_ci95": list(deaths_ci),
@@ -197,6 +202,7 @@ class JourneyResult:
             "purchases_per_journey": self.purchases,
             "items_used_per_journey": self.items_used,
             "trials": self.trials, "seed": self.seed, "days": self.days, "orders": self.n_orders,
+            "goal_orders": self.goal_orders,
             "elapsed_s": self.elapsed_s,
             "hex_steps_per_s": self.hex_steps / self.elapsed_s if self.elapsed_s > 0 else None,
         }
@@ -226,6 +232,7 @@ class _Inputs:
     n_sums: int
     labels: list
     n_orders: int
+    goal_orders: int
     shape: tuple
 
 
@@ -269,6 +276,8 @@ def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrateg
     plan, sells, discards, deck0 = shopping_tables(content, loadout, template, hexmap, journey.settings["shops"])
     tables = journey_tables(content, journey) + (plan, sells, discards)
     setup[J.SU_ORDER_CHOICE] = ORDER_CHOICES.index(strategy.order_choice)
+    setup[J.SU_ORDER_OFFER] = journey.settings.get("order_offer", 0)  # Z-41
+    setup[J.SU_GOAL_ORDERS] = journey.settings["goal_orders"]
     orders = np.array([[_hex_index(hexmap, hexmap.point(o["destination"])), o["reward"], o["step_penalty"]]
                        for o in journey.orders], dtype=np.int64)
     n_orders, n_hex = len(journey.orders), hexes[0].size
@@ -279,7 +288,8 @@ def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrateg
     at = np.concatenate([[0], np.cumsum([sizes[k] for k in range(J.T_END)])]).astype(np.int64)
     args = (days, template, fight.param_vector(), fight.asks(), fight.decisions(), hexes, hop, dist, orders, tables,
             (setup, deck0), at)
-    return _Inputs(args, at, J.N_SUMS, labels, n_orders, (hexmap.height, hexmap.width))
+    return _Inputs(args, at, J.N_SUMS, labels, n_orders, journey.settings["goal_orders"],
+                   (hexmap.height, hexmap.width))
 
 
 @dataclass
@@ -323,12 +333,15 @@ def simulate_journey(content: Content, loadout: Loadout, strategy: JourneyStrate
     return journey_result(content, work.inputs(), total, seed=seed, trials=trials, days=days)
 
 
-def done_days(content: Content, loadout: Loadout, strategy: JourneyStrategy, *, days, seed, first, n) -> np.ndarray:
-    """Per campaign ``first .. first + n - 1`` (the dice of ``simulate_journey``): the
-    day it finished every order (Z-41), 0 if it did not."""
+def campaign_outcomes(content: Content, loadout: Loadout, strategy: JourneyStrategy, *, days, seed, first,
+                      n) -> np.ndarray:
+    """Per campaign ``first .. first + n - 1`` (the dice of ``simulate_journey``), one
+    row of the columns ``sim.kernels.journey.OUT_*``: order completions, cards
+    held, reputation, wealth (Z-12), deaths, kills, the goal's day, then the day
+    1, 2, ... order cards were first held (0: never; Z-09, Z-41)."""
     k = _journey_inputs(content, loadout, strategy, days)
-    out = np.zeros(n, np.int64)
-    J.done_days(seed, first, n, *k.args, out)
+    out = np.zeros((n, J.OUT_REACH0 + k.n_orders), np.int64)
+    J.campaign_outcomes(seed, first, n, *k.args, out)
     return out
 
 
@@ -338,7 +351,7 @@ def journey_result(content: Content, k: _Inputs, total, *, seed, trials, days) -
     section = lambda s: tally[at[s]:at[s + 1]]  # noqa: E731
     traffic = section(J.T_TRAFFIC)
     return JourneyResult(
-        seed=seed, trials=trials, days=days, n_orders=k.n_orders, counts=section(J.T_COUNTS),
+        seed=seed, trials=trials, days=days, n_orders=k.n_orders, goal_orders=k.goal_orders, counts=section(J.T_COUNTS),
         done_hist=section(J.T_DONE_DAY), first_hist=section(J.T_FIRST_DAY), death_day_hist=section(J.T_DEATH_DAY),
         orders_hist=section(J.T_ORDERS), deaths_hist=section(J.T_DEATHS), level_hist=section(J.T_LEVEL), sums=sums,
         items_used={lb: int(v) / trials for lb, v in zip(k.labels, section(J.T_USED)) if v},

@@ -383,7 +383,7 @@ def evaluate_journey_loadouts(content: Content, loadouts, strategy, *, days, tri
                               on_progress=None, client=None, batch=8, store=None) -> LoadoutsResult:
     """Send every loadout on the same ``trials`` campaigns of ``days`` days (common
     random numbers, ``sim.run.journey.simulate_journey``); the "survival" of the
-    result is the chance to finish every order (Z-41). Batches of ``batch``
+    result is the chance to reach the campaign's goal (Z-41). Batches of ``batch``
     loadouts as in ``evaluate_loadouts``; the counts are the same."""
     if trials < 1:
         raise LoadoutError(f"--trials: {trials}; give at least 1 campaign per loadout")
@@ -415,7 +415,7 @@ def _sweep(task, loadouts, args, width, *, batch, client, store, per_loadout, on
 
 
 def _completions(loadouts, content, strategy, days, trials, seed):
-    """Campaigns that finish every order, per loadout (a task of a sweep)."""
+    """Campaigns that reach the campaign's goal, per loadout (a task of a sweep)."""
     from sim.run.journey import simulate_journey
 
     return np.array([simulate_journey(content, lo, strategy, days=days, trials=trials, seed=seed).counts[0]

@@ -26,7 +26,7 @@ GROUPS = {  # group: modules to import (their strategies compile on import) and 
                    "sim.kernels.skirmish:skirmish_survival", "sim.kernels.skirmish:skirmish_records"),
     "Stalkeriada": ("strategies.stalkeriada", "sim.kernels.stalkeriada:run_games",
                     "sim.kernels.stalkeriada:game_records"),
-    "journeys": ("sim.kernels.journey:run_journeys", "sim.kernels.journey:done_days"),
+    "journeys": ("sim.kernels.journey:run_journeys", "sim.kernels.journey:campaign_outcomes"),
 }
 
 _running = set()

