@@ -679,13 +679,16 @@ def _context_maker(game, *, opponents, **options):
 
 
 def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
-          selection=None, quick=False, view=None, synergy=False, pairs=(), seed=None, objective=None, threads=None,
-          scheduler=None, workers=None, out=None, resume=False, content=None, on_progress=None, **loadout):
+          selection=None, quick=False, view=None, synergy=False, pairs=(), seed=None, objective=None,
+          by_objective=False, threads=None, scheduler=None, workers=None, out=None, resume=False, content=None,
+          on_progress=None, **loadout):
     """What each card (or only ``items``) is worth in G, per tier and overall, in the
     context ``context()`` gives for the same options (``zonesim value``). With a given
     loadout in a fight or skirmish, ``synergy`` (or ``pairs`` of changes) also measures
-    pairs that interact. An ``EconomyResult``: ``table()``, ``tier_table()``, ``tiers``,
-    ``synergy`` and ``to_json()``.
+    pairs that interact; on campaigns, ``objective`` names what they are played for
+    (economy.toml's ``[objectives]``) and ``by_objective`` adds every card's value
+    under each of them. An ``EconomyResult``: ``table()``, ``tier_table()``,
+    ``objective_table()``, ``tiers``, ``synergy`` and ``to_json()``.
 
         >>> v = value(quick=True)
         >>> v.table().select("item", "price", "value_g", "value_g_ci95", "verdict")
@@ -703,6 +706,10 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     fought = mode is None or mode in MODES and MODES[mode].monsters
     if (synergy or pairs) and not (fought and given_loadout(loadout)):
         raise UsageProblem("--synergy and --pair: give a loadout (e.g. --weapon ak47) in --mode fight or skirmish")
+    if by_objective and not (view is None and (mode == "journey" or mode is None and not monsters
+                                               and not given_loadout(loadout))):
+        raise UsageProblem("--by-objective: for campaigns (economy.toml's context or --mode journey); drop --view, "
+                          "--monster or --mode, or --by-objective")
     wanted = item_list(game, items, mode)
     options = dict(quick=quick, seed=seed, view=view, mode=mode, monsters=monsters, strategies=strategies,
                    opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
@@ -720,6 +727,10 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
         store.flush()
     if synergy or pairs:
         result = replace(result, synergy=context_synergies(game, ctx, Loadout.from_options(game, **loadout), pairs))
+    if by_objective:
+        from sim.economy.value import values_by_objective
+
+        result = values_by_objective(result, on_progress)
     if out is not None:
         from sim.report.files import write_values
 

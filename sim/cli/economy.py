@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from sim.cli.common import wide_console
+from sim.economy.objective import g_amount
 from sim.economy.options import DEFAULT_OPPONENTS
 
 Days = Annotated[int, typer.Option(help="Days of a campaign in --mode journey.")]
@@ -42,6 +43,25 @@ def print_values(result):
                   "prices of the others", highlight=False)
 
 
+def print_objectives(result):
+    """Every card's value in G under each objective, the cards by their value under the one in use."""
+    from rich.table import Table
+
+    objectives = result.by_objective["objectives"]
+    table = Table(title="Value in G under each objective (95% CI; the same kits and campaigns, each objective at "
+                        "its own rate per tier)")
+    table.add_column("card")
+    table.add_column("price G", justify="right")
+    for o in objectives:
+        rate = "no rate" if o["g_per_unit"] is None else f"1 = {g_amount(o['g_per_unit'])} G"
+        table.add_column(f"{o['name']}\n{o['unit']}\n{rate}", justify="right")
+    first = objectives[0]["name"] if result.context.objective is None else result.context.objective.name
+    for r in sorted(result.by_objective["rows"], key=lambda r: (-(r[f"{first}_g"] or 0), r["item"])):
+        table.add_row(r["item"], f"{r['price']:,}", *(f"{_num(r[o['name'] + '_g'], ',.0f')} "
+                                                      f"{_ci(r[o['name'] + '_g_ci95'], ',.0f')}" for o in objectives))
+    wide_console().print(table, highlight=False)
+
+
 def tier_line(tier) -> str:
     """``1,000 G · cautious buys ... (900 G, 100 G unspent) · 22.85 days to spare · 1 day to spare = 232 G``."""
     d = tier.describe()
@@ -61,7 +81,7 @@ def _table(rows, unit, overall=False):
     from rich.table import Table
 
     table = Table()
-    digits = "+.3f" if unit == "days to spare" else "+.4f"
+    digits = "+.4f" if unit in ("survival", "win rate") else "+.3f"
     for col in ("card", "price G", f"effect ({unit}), 95% CI", "value G, 95% CI", "upgrade G", "reservation G",
                 "verdict"):
         table.add_column(col, justify="left" if col in ("card", "verdict") else "right")

@@ -9,7 +9,7 @@ from sim import api
 from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
                             Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon, Workers,
                             app, loadout_args, progress, seed_option, show)
-from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_values
+from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_objectives, print_values
 from sim.errors import UsageProblem
 from sim.options import name_list
 
@@ -64,6 +64,9 @@ def value(
                                           "measure pairs that interact (the firearm's modifiers two by two, Doktor "
                                           "with each stimulator, each escape item with two more reputation): the "
                                           "pair's effect less its parts'.")] = False,
+    by_objective: Annotated[bool, typer.Option("--by-objective", help="On campaigns: also every card's value "
+                                               "under each objective of economy.toml (speed, safety, wealth, "
+                                               "reputation), on the same kits and campaigns.")] = False,
     pair: Annotated[List[str], typer.Option(metavar="A,B", help="A pair to measure for --synergy (item ids, "
                                             "character=ID or reputation=N); repeat.")] = [],
     seed: Annotated[Optional[int], seed_option("Seed (default: economy.toml's); the same seed gives the same "
@@ -101,6 +104,7 @@ def value(
     Examples:
       zonesim value --quick
       zonesim value --quick --objective wealth
+      zonesim value --quick --by-objective
       zonesim value --items glonass,jetpack --json
       zonesim value --view fights --quick
       zonesim value -m bloodsucker --budget 1500 --budget 3000
@@ -117,15 +121,17 @@ def value(
         result = api.value(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
                            days=days, opponents=name_list(opponents), trials=trials, selection=selection,
                            quick=quick, view=view, synergy=synergy, pairs=_pairs(pair), seed=seed,
-                           objective=objective, threads=threads,
+                           objective=objective, by_objective=by_objective, threads=threads,
                            scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
                            on_progress=update, **kit)
     show(as_json, result.to_json, lambda: _print(result))
 
 
 def _print(result):
-    """The value tables, then each pair's synergy if asked for."""
+    """The value tables, each objective's values and each pair's synergy if asked for."""
     print_values(result)
+    if result.by_objective is not None:
+        print_objectives(result)
     if result.synergy is not None:
         _print_synergy(result.synergy)
 

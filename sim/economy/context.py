@@ -319,6 +319,7 @@ class CampaignContext(Context):
 
     days: int = 30
     objective: object = None  # sim.economy.objective.Objective
+    objectives: tuple = ()    # every objective of economy.toml (``with_objective``)
     goal_orders: int = 1
     strategies: tuple = ("cautious",)
     tier_plan: KitTiers = field(default_factory=KitTiers)
@@ -341,6 +342,12 @@ class CampaignContext(Context):
 
     def tiers(self) -> list:
         return _tier_specs(self, self.tier_plan, lambda: {s: self.outcome(s) for s in self.strategies})
+
+    def with_objective(self, objective) -> "CampaignContext":
+        """The same campaigns valued under ``objective``, on this context's runs."""
+        return replace(self, unit=objective.unit, outcome_words=campaign_words(objective, self.days, self.goal_orders),
+                       objective=objective,
+                       _outcomes={s: self.outcome(s).for_objective(objective) for s in self.strategies})
 
     def at_prices(self, prices, scratch):
         return replace(super().at_prices(prices, scratch), _outcomes={})
@@ -496,10 +503,11 @@ def declared(content: Content, settings: EconomyContext, *, view=None, client=No
     tiers = KitTiers(settings.budgets, (), settings.character, dict(settings.kits))
     goal = campaign_goal(content, settings)
     campaign = CampaignContext(
-        content, "journey", settings.objective.unit, campaign_words(settings, settings.days, goal),
+        content, "journey", settings.objective.unit, campaign_words(settings.objective, settings.days, goal),
         settings.seed, settings.valuation_trials, settings.selection_trials, settings.batches, settings.bootstrap,
         settings.price_step, settings.max_count, client, store, days=settings.days, objective=settings.objective,
-        goal_orders=goal, strategies=settings.strategies, tier_plan=tiers, declared=True)
+        objectives=settings.objectives, goal_orders=goal, strategies=settings.strategies, tier_plan=tiers,
+        declared=True)
     if view is None:
         return campaign
     sub = settings.view(view)
@@ -521,10 +529,9 @@ def campaign_goal(content: Content, settings: EconomyContext) -> int:
     return journey.settings["goal_orders"]
 
 
-def campaign_words(settings: EconomyContext, days: int, goal: int) -> str:
+def campaign_words(objective, days: int, goal: int) -> str:
     """What a campaign's outcome is, in words: the objective, the goal and the campaign's length."""
-    return (f"objective {settings.objective.describe()}, in campaigns of {days} days with a goal of "
-            f"{goal} order cards held")
+    return f"objective {objective.describe()}, in campaigns of {days} days with a goal of {goal} order cards held"
 
 
 def fight_measure_for(content: Content, family=None):
@@ -597,8 +604,10 @@ def journey_scenario(s: Scenario, common: dict) -> Context:
     """Campaigns of ``s.days`` days under the journey strategies (default economy.toml's); outcome: the
     objective's score."""
     goal = campaign_goal(s.content, s.settings)
-    return CampaignContext(s.content, "journey", s.settings.objective.unit, campaign_words(s.settings, s.days, goal),
-                           days=s.days, objective=s.settings.objective, goal_orders=goal,
+    return CampaignContext(s.content, "journey", s.settings.objective.unit,
+                           campaign_words(s.settings.objective, s.days, goal),
+                           days=s.days, objective=s.settings.objective, objectives=s.settings.objectives,
+                           goal_orders=goal,
                            strategies=s.strategies or s.settings.strategies, tier_plan=s.tiers(), **common)
 
 

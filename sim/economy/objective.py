@@ -59,32 +59,46 @@ class Objective:
         terms = " + ".join(f"{w:g} x {_words(o)}" if w != 1 else _words(o) for o, w in self.weights)
         return f"{self.name} ({terms})"
 
+    def vector(self, width: int, goal: int) -> np.ndarray:
+        """The weights over the ``width`` columns of ``basis`` (a deck of ``width - 5``
+        cards), ``spare_days`` read as ``spare_days_{goal}``."""
+        out = np.zeros(width)
+        for outcome, weight in self.weights:
+            match = _SPARE_K.fullmatch(outcome)
+            held = int(match.group(1)) if match else goal if outcome == "spare_days" else None
+            out[len(LINEAR) + held - 1 if held else LINEAR.index(outcome)] += weight
+        return out
+
     def score(self, outcomes: np.ndarray, days: int, goal: int) -> np.ndarray:
         """Each campaign's score from its ``campaign_outcomes`` row, for ``days``
         days and a goal of ``goal`` order cards."""
-        total = np.zeros(outcomes.shape[0])
-        for outcome, weight in self.weights:
-            total += weight * _outcome(outcomes, outcome, days, goal)
-        return total
+        table = basis(outcomes, days)
+        return table @ self.vector(table.shape[1], goal)
+
+
+LINEAR = ("orders", "reputation", "wealth", "deaths", "kills")  # then spare_days_1 .. spare_days_N
+
+
+def basis(outcomes: np.ndarray, days: int) -> np.ndarray:
+    """Every objective's terms per campaign (one column each: ``LINEAR``, then days to
+    spare holding 1 .. N order cards) from ``campaign_outcomes`` rows: an
+    objective's score is this table times its ``vector``."""
+    from sim.kernels import journey as J  # loads numba: only once campaigns are scored
+
+    columns = [J.OUT_ORDERS, J.OUT_REPUTATION, J.OUT_WEALTH, J.OUT_DEATHS, J.OUT_KILLS]
+    reach = outcomes[:, J.OUT_REACH0:]
+    spare = np.where(reach > 0, days + 1 - reach, 0)
+    return np.hstack([outcomes[:, columns], spare]).astype(np.float64)
+
+
+def g_amount(g: float) -> str:
+    """An amount of G for a rate: whole G, or two decimals under 10 G (1 G of wealth is worth 0.25 G)."""
+    return f"{g:,.0f}" if abs(g) >= 10 else f"{g:.2f}"
 
 
 def _words(outcome: str) -> str:
     match = _SPARE_K.fullmatch(outcome)
     return f"days to spare holding {match.group(1)} orders" if match else OUTCOMES[outcome]
-
-
-def _outcome(outcomes, outcome, days, goal):
-    """One outcome per campaign (``spare_days``: for ``goal`` cards; ``spare_days_K``: for K)."""
-    from sim.kernels import journey as J  # loads numba: only once campaigns are scored
-
-    columns = {"orders": J.OUT_ORDERS, "reputation": J.OUT_REPUTATION, "wealth": J.OUT_WEALTH,
-               "deaths": J.OUT_DEATHS, "kills": J.OUT_KILLS}
-    if outcome in columns:
-        return outcomes[:, columns[outcome]]
-    match = _SPARE_K.fullmatch(outcome)
-    held = int(match.group(1)) if match else goal
-    day = outcomes[:, J.OUT_REACH0 + held - 1] if held <= outcomes.shape[1] - J.OUT_REACH0 else 0
-    return np.where(day > 0, days + 1 - day, 0)
 
 
 def check_deck(path, objectives, n_orders: int) -> None:

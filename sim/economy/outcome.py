@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
@@ -96,6 +96,13 @@ class Outcome:
     def many(self, kits, first: int, trials: int, n_batches: int) -> list:
         """``batches`` of each kit (the missing ones together, on the client if given);
         a kit the mode cannot field gives its ``LoadoutError`` in its place."""
+        return [self.view(entry) for entry in self._many(kits, first, trials, n_batches)]
+
+    def view(self, entry):
+        """What ``many`` answers for a cached entry (a subclass may project it)."""
+        return entry
+
+    def _many(self, kits, first, trials, n_batches):
         size = trials // n_batches
         keys = [(kit, first, size, n_batches) for kit in kits]
         todo = []
@@ -148,9 +155,11 @@ def _prices(content: Content) -> dict:
 class JourneyOutcome(Outcome):
     """The objective's score (``sim.economy.objective``) of a kit under one
     journey strategy, on the campaign of the content's journey (Z-39 event
-    tables, Z-41 order deck, a goal of ``goal`` cards held). Prices are part of
-    the key: the stalker shops at the bases and discards the cheapest cards
-    first (Z-40, K-05)."""
+    tables, Z-41 order deck, a goal of ``goal`` cards held). The runs keep
+    every objective's terms (``objective.basis``), so outcomes of one cache
+    under other objectives (``for_objective``) run nothing again. Prices are
+    part of the key: the stalker shops at the bases and discards the cheapest
+    cards first (Z-40, K-05)."""
 
     content: Content
     strategy_name: str
@@ -164,11 +173,20 @@ class JourneyOutcome(Outcome):
 
         self.strategy = strategies.get(self.strategy_name, mode="journey")
         self.unit = self.objective.unit
-        self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed,
-                               self.objective.weights, self.goal])
+        self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed])
 
     def task(self):
-        return partial(journey_sums, self.content, self.strategy, self.days, self.seed, self.objective, self.goal)
+        return partial(journey_sums, self.content, self.strategy, self.days, self.seed)
+
+    def view(self, entry):
+        """The objective's score per batch, from the batch sums of every objective's terms."""
+        if isinstance(entry, Batches):
+            return Batches(entry.sums @ self.objective.vector(entry.sums.shape[1], self.goal), entry.size)
+        return entry
+
+    def for_objective(self, objective) -> "JourneyOutcome":
+        """The same campaigns scored by ``objective``, on this one's runs (the cache and store are shared)."""
+        return replace(self, objective=objective)
 
     def hex_entries(self, loadout, trials: int) -> np.ndarray:
         """Hex entries per campaign, by hex, on the valuation trials (Z-39: each draws an event)."""
@@ -179,12 +197,15 @@ class JourneyOutcome(Outcome):
         return run.traffic / trials
 
 
-def journey_sums(content, strategy, days, seed, objective, goal, loadout, first, size, n_batches):
-    """The objective's score of campaigns ``first ..`` summed per batch (a picklable task)."""
+def journey_sums(content, strategy, days, seed, loadout, first, size, n_batches):
+    """Every objective's terms (``sim.economy.objective.basis``) of campaigns ``first ..``
+    summed per batch, one row a batch (a picklable task)."""
+    from sim.economy.objective import basis
     from sim.run.journey import campaign_outcomes
 
     outcomes = campaign_outcomes(content, loadout, strategy, days=days, seed=seed, first=first, n=size * n_batches)
-    return objective.score(outcomes, days, goal).reshape(n_batches, size).sum(axis=1)
+    table = basis(outcomes, days)
+    return table.reshape(n_batches, size, table.shape[1]).sum(axis=1)
 
 
 @dataclass

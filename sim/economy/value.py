@@ -294,6 +294,7 @@ class EconomyResult:
     runs: int
     value_replicas: dict = field(default_factory=dict)  # item -> bootstrap replicas of the overall value
     synergy: pl.DataFrame | None = None  # the pairs measured with a given loadout (``sim.economy.synergy``)
+    by_objective: dict | None = None  # every card's value under each objective (``values_by_objective``)
 
     def describe(self) -> dict:
         return self.context.describe()
@@ -308,6 +309,12 @@ class EconomyResult:
         return pl.DataFrame([{k: v for k, v in row.items() if k != "tiers"} for row in self.items],
                             infer_schema_length=None)
 
+    def objective_table(self) -> pl.DataFrame | None:
+        """One row per card: its overall value in G under each objective, with interval and verdict."""
+        if self.by_objective is None:
+            return None
+        return pl.DataFrame(self.by_objective["rows"], infer_schema_length=None)
+
     def tier_table(self) -> pl.DataFrame:
         """One row per card and tier, with the tier's kit and rate."""
         return pl.DataFrame([{"tier": t.label, "budget": t.budget, "strategy": t.choice.strategy,
@@ -317,6 +324,8 @@ class EconomyResult:
     def to_json(self) -> dict:
         """The JSON of ``zonesim value --json`` (docs: JSON contracts)."""
         pairs = {} if self.synergy is None else {"synergy": self.synergy.to_dicts()}
+        if self.by_objective is not None:
+            pairs["by_objective"] = self.by_objective
         return json_safe({"context": {**self.describe(), "tiers": [t.describe() for t in self.tiers],
                                       "rate": self.rate, "elapsed_s": self.elapsed_s},
                           "items": self.items, **pairs})
@@ -371,6 +380,28 @@ def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResul
         items_out = _span([items_out, alternative], step)
     runs = sum(o.runs for spec in specs for o in spec.outcomes.values())
     return EconomyResult(ctx, tiers, items_out, rate, time.perf_counter() - started, runs, replicas)
+
+
+def values_by_objective(result: EconomyResult, on_progress=None) -> EconomyResult:
+    """``result`` with ``by_objective``: every card's overall value in G under each
+    objective of its campaign context, each at its own rate per tier, on the same
+    frozen kits and the same campaigns (scored again, not run again)."""
+    ctx = result.context
+    kits = {t.label: t.choice for t in result.tiers}
+    cards = [r["item"] for r in result.items]
+    rows = {r["item"]: {"item": r["item"], "price": r["price"]} for r in result.items}
+    objectives = []
+    for k, objective in enumerate(ctx.objectives):
+        if on_progress:
+            on_progress(k, len(ctx.objectives), f"valuing under {objective.name}")
+        other = result if objective == ctx.objective else value_cards(ctx.with_objective(objective), items=cards,
+                                                                      kits=kits)
+        objectives.append({"name": objective.name, "describe": objective.describe(), "unit": objective.unit,
+                           "g_per_unit": other.rate["g_per_unit"], "reason": other.rate["reason"]})
+        for r in other.items:
+            rows[r["item"]].update({f"{objective.name}_g": r["value_g"], f"{objective.name}_g_ci95": r["value_g_ci95"],
+                                    f"{objective.name}_verdict": r["verdict"]})
+    return replace(result, by_objective={"objectives": objectives, "rows": list(rows.values())})
 
 
 def _span(choices, step) -> list:

@@ -207,19 +207,41 @@ def value_section(s: Section, result, out, stem, title, assumed):
             f"Every card overall · {caption}")
 
 
+def objective_section(s: Section, result, out):
+    """Every card's value under each objective of economy.toml, one column each
+    (written as ``economy_objectives.parquet``)."""
+    from sim.economy.objective import g_amount
+
+    table = result.objective_table()
+    write_parquet(out / "economy_objectives.parquet", table)
+    objectives = result.by_objective["objectives"]
+    rates = "; ".join(f"**{o['name']}**: {o['describe'].split(' (', 1)[1][:-1]}, "
+                      + ("no rate" if o["g_per_unit"] is None else f"1 = {g_amount(o['g_per_unit'])} G")
+                      for o in objectives)
+    s.text("**What each card buys.** The rulebook gives no victory condition, so what a campaign is played for is "
+           f"an assumption [A] (economy.toml `[objectives]`). The same kits and campaigns, scored by each objective, "
+           f"each at its own rate per tier: {rates}. A card can be worth much under one objective and little under "
+           "another: the column says what it buys.")
+    columns = ["item", "price", *(f"{o['name']}_g" for o in objectives)]
+    s.table(table.select(columns).sort(columns[2], descending=True, nulls_last=True),
+            f"Value in G under each objective · {result.caption()}")
+
+
 def economy_step(content, study, out):
     """Whole-game item values in G over the declared context (economy.toml)."""
     from sim.economy.context import declared, load_context
-    from sim.economy.value import value_cards
+    from sim.economy.value import value_cards, values_by_objective
 
     s = Section("Item economy: what every card is worth in G")
     result = value_cards(declared(content, load_context(content, quick=study.quick), client=study.client))
     value_section(s, result, out, "economy", "Value of every card in G beside its price (journey campaigns)",
-                  "the event tables, monster groups and orders (journey.toml), the bestiary (monsters.toml), "
-                  "item numbers and prices (items.toml)")
+                  "the event tables, monster groups and order deck (journey.toml), the bestiary (monsters.toml), "
+                  "item numbers and prices (items.toml), the objective (economy.toml)")
+    objective_section(s, values_by_objective(result), out)
     ctx = result.context
     s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns of "
-                                 f"economy.toml, {ctx.trials:,} campaigns a kit, seed {ctx.seed}", s.title)
+                                 f"economy.toml under the {ctx.objective.name} objective, {ctx.trials:,} campaigns "
+                                 f"a kit, seed {ctx.seed}", s.title)
     s.idle["the journey campaigns"] = _idle(result)
     return s
 

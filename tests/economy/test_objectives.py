@@ -112,3 +112,37 @@ def _edited_run_fails(tmp_path, file, edit, fragment, *args):
     edit_file(folder, file, *edit)
     proc = zonesim(*args, "--content", folder)
     assert proc.returncode == 2 and fragment in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_another_objective_scores_the_same_campaigns_without_running_them_again(content):
+    """``for_objective`` shares the runs: its batch sums are the new objective's
+    scores of the very campaigns the first one ran (no kernel batch more)."""
+    from sim.economy.outcome import JourneyOutcome
+
+    objectives = {o.name: o for o in load_context(content).objectives}
+    kit = Loadout(weapon="ak47", body="vest")
+    speed = JourneyOutcome(content, "cautious", 20, 1, objectives["speed"], 7)
+    speed.valuation(kit, 400, 20)
+    runs = speed.runs
+    wealth = speed.for_objective(objectives["wealth"])
+    sums = wealth.valuation(kit, 400, 20).sums
+    assert wealth.runs == runs == 20
+    outcomes = campaign_outcomes(content, kit, speed.strategy, days=20, seed=1, first=0, n=400)
+    assert np.allclose(sums, objectives["wealth"].score(outcomes, 20, 7).reshape(20, 20).sum(axis=1))
+
+
+def test_values_by_objective_on_the_same_kits(content):
+    """A journey scenario valued under every objective: one column each, the one in
+    use equal to the values themselves, each with its own rate."""
+    result = api.value(mode="journey", weapon="ak47", body="vest", items=["vest", "medkit"], trials=400,
+                       selection=40, strategies=["cautious"], days=20, by_objective=True)
+    table = result.objective_table()
+    assert [o["name"] for o in result.by_objective["objectives"]] == list(BUILT_IN)
+    assert {f"{name}_g" for name in BUILT_IN} <= set(table.columns) and table.height == 2
+    for row in result.items:
+        assert table.filter(table["item"] == row["item"])["speed_g"].to_list() == [row["value_g"]]
+    units = [o["unit"] for o in result.by_objective["objectives"]]
+    assert units == ["days to spare reaching the goal", "deaths avoided", "G of wealth at the end",
+                     "reputation at the end"]
+    proc = zonesim("value", "--by-objective", "-m", "bloodsucker")
+    assert proc.returncode == 2 and "--by-objective: for campaigns" in proc.stderr

@@ -103,6 +103,8 @@ def test_report_tables_and_manifest(quick):
     economy = pl.read_parquet(quick / "economy.parquet")
     assert economy.height == 38 and (economy["value_g"] >= 0).all()
     assert economy.filter(pl.col("item") == "ak47")["verdict"].to_list() != ["no use here"]  # the fights come
+    by_objective = pl.read_parquet(quick / "economy_objectives.parquet")
+    assert by_objective.height == 38 and {"speed_g", "safety_g", "wealth_g", "reputation_g"} <= set(by_objective.columns)
     in_fights = pl.read_parquet(quick / "economy_fights.parquet")
     assert in_fights.height == 38 and (in_fights["value_g"] >= 0).all()
     assert in_fights.filter(pl.col("item").is_in(["zone_map", "medkit"]))["verdict"].to_list() == ["no use here"] * 2
