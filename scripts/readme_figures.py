@@ -149,7 +149,8 @@ def render_economy_rates(r):
     """The README's economy section: the tiers' exchange rates at the full counts."""
     e = r["economy"]
     tiers = [f"{g:,} G at {tier}" for tier, g in e["rates_g_per_day"].items()]
-    return (f"On the default content (`zonesim value`, seed 1), 1 day to spare is worth {', '.join(tiers[:-1])} "
+    return (f"On the default content (`zonesim value`, seed 1, the speed objective), 1 day to spare reaching the "
+            f"goal is worth {', '.join(tiers[:-1])} "
             f"and {tiers[-1]}; {e['overall_g_per_day']:,} G overall.")
 
 

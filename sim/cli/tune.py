@@ -114,7 +114,10 @@ def tune(
 
 
 def _print(result, out):
-    """Each tier's kit at the tuned prices, then every price moved with its value interval."""
+    """Each tier's kit at the tuned prices, then every price moved with its value interval and its
+    tiers' values, then the cards left at their prices and why."""
+    from sim.economy.tune import SPREAD, held_reason, tier_fit
+
     console = wide_console()
     state = ("converged: every moving price lies in its value interval, the kits held" if result.converged else
              "did not converge (a price still lies outside its value interval)")
@@ -134,9 +137,19 @@ def _print(result, out):
     for line in result.changes():
         item = line.split(":", 1)[0]
         low, high = rows[item]["value_g_ci95"]
-        console.print(f"  {line} (value at the new prices {low:,.0f}-{high:,.0f} G)", highlight=False)
+        tiers = ", ".join(f"{t['tier']} {t['value_g']:,.0f}" for t in rows[item]["tiers"] if t["value_g"] is not None)
+        fit = tier_fit(rows[item], result.prices[item], result.context.price_step)
+        notes = ([f"too dear for the {' and '.join(fit['too_dear_for'])} buyers"] if fit["too_dear_for"] else []) + (
+            [f"the tiers' values differ over {SPREAD:g}x: change the card, not its price"]
+            if fit["change_the_card"] else [])
+        console.print(f"  {line} (value at the new prices {low:,.0f}-{high:,.0f} G; by tier {tiers})"
+                      + "".join(f"; {n}" for n in notes), highlight=False)
     if not result.changes():
         console.print("  no price moved", highlight=False)
+    held = {r["item"]: held_reason(r) for r in result.values.items if held_reason(r)}
+    if held:
+        console.print("  left at their prices: " + "; ".join(f"{i} ({why})" for i, why in held.items()),
+                      highlight=False)
     if out:
         console.print(f"written to {out}/ (the tuned content in {out}/content)", highlight=False)
 

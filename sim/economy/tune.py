@@ -10,9 +10,11 @@ the values stand and the prices settle. Tuning stops when every moving price
 lies inside its value interval widened to whole price steps (it is *fair*);
 otherwise after ``rounds`` rounds. A card of no use anywhere, worth nothing
 anywhere (left at home) or not valued keeps its price: nothing says what it is
-worth. With a ``coarse`` context (the same one at fewer valuation trials, the
-same selection trials and so the same kits) prices first settle on it and only
-the last check, or the last few rounds, run at the full trials.
+worth; so does a card whose effect interval includes 0 (nothing measured says
+it does anything). With a ``coarse`` context (the same one at fewer
+valuation trials, the same selection trials and so the same kits) prices
+first settle on it and only the last check, or the last few rounds, run at
+the full trials.
 
 Then the kits are checked at the tuned prices (``kit_check``): is each held kit
 still within its budget, and would the shopper, choosing again, buy a kit that
@@ -76,11 +78,14 @@ class TuneResult:
                              for i, p in prices.items()])
 
     def table(self) -> pl.DataFrame:
-        """One row per card: old and new price, its value in G and interval at the new prices, verdict."""
+        """One row per card: old and new price, its value in G and interval at the new prices, verdict,
+        each tier's value and the tiers whose buyers the new price asks too much of."""
         return pl.DataFrame([{"item": r["item"], "old_price": self.start[r["item"]],
                               "new_price": self.prices[r["item"]], "value_g": r["value_g"],
                               "fair_low": r["value_g_ci95"][0], "fair_high": r["value_g_ci95"][1],
-                              "verdict": r["verdict"]} for r in self.values.items], infer_schema_length=None)
+                              "verdict": r["verdict"], **{f"value_g {t['tier']}": t["value_g"] for t in r["tiers"]},
+                              **tier_fit(r, self.prices[r["item"]], self.context.price_step)}
+                             for r in self.values.items], infer_schema_length=None)
 
     def changes(self) -> list:
         """``card: old -> new G`` for the cards whose price moved."""
@@ -96,7 +101,35 @@ class TuneResult:
                 "kit_check": json_safe(self.kit_check),
                 "prices": [{"item": i, "old_price": self.start[i], "new_price": self.prices[i],
                             "value_g": rows[i]["value_g"], "fair_price_ci95": rows[i]["value_g_ci95"],
-                            "verdict": rows[i]["verdict"]} for i in self.start]}
+                            "verdict": rows[i]["verdict"], "held": held_reason(rows[i]),
+                            "tiers": [{k: t[k] for k in ("tier", "value_g", "value_g_ci95")} for t in rows[i]["tiers"]],
+                            **tier_fit(rows[i], self.prices[i], self.context.price_step)} for i in self.start]}
+
+
+SPREAD = 2.0  # tier values further apart than this factor: the card, not its price, needs a change
+
+
+def tier_fit(row, price, step) -> dict:
+    """Which tiers' buyers ``price`` asks too much of (above the tier's value interval widened
+    to whole steps), and whether the tiers' values differ by more than ``SPREAD`` times
+    (one tier's interval above ``SPREAD`` times another's, among the tiers it is worth something to)."""
+    from sim.economy.value import band
+
+    valued = [t for t in row["tiers"] if t["value_g"] is not None]
+    over = [t["tier"] for t in valued if price > band(*t["value_g_ci95"], step)[1]]
+    worth = [t["value_g_ci95"] for t in valued if t["value_g"] > 0]
+    spread = bool(worth) and max(low for low, _ in worth) > SPREAD * min(high for _, high in worth)
+    return {"too_dear_for": over, "change_the_card": spread}
+
+
+def held_reason(row) -> str | None:
+    """Why tuning leaves a card at its price (None: it moves)."""
+    if row["verdict"] in FIXED:
+        return f"{row['verdict']}: cannot be priced by this objective"
+    low = row["effect_ci95"][0]
+    if low is None or low <= 0:
+        return "its effect interval includes 0: nothing measured says what it does"
+    return None
 
 
 def next_price(price, value, step, damping):
@@ -105,8 +138,8 @@ def next_price(price, value, step, damping):
 
 
 def moving(result: EconomyResult) -> list:
-    """The rows of the cards whose price tuning moves: all but those of no use anywhere or not valued."""
-    return [row for row in result.items if row["verdict"] not in FIXED]
+    """The rows of the cards whose price tuning moves (``held_reason`` None)."""
+    return [row for row in result.items if held_reason(row) is None]
 
 
 def inside(result: EconomyResult) -> bool:

@@ -170,3 +170,24 @@ def test_comparisons_stand_alone_upgrade_and_a_modifiers_firearm(content):
     laser = loadout_comparison(content, kit, "laser_sight")  # Z-21: its firearm is in both kits
     assert laser.without_kit.weapon == laser.with_kit.weapon == "ak47" and laser.with_kit.mods == ("laser_sight",)
     assert "in place of no firearm" in laser.basis
+
+
+def test_tuning_leaves_a_card_nothing_prices_and_says_why():
+    """A card of no use, or whose effect interval includes 0, keeps its price with its
+    reason; one with a clear effect moves."""
+    from sim.economy.tune import held_reason
+
+    assert "cannot be priced by this objective" in held_reason({"verdict": "no use here", "effect_ci95": [0, 0]})
+    assert "includes 0" in held_reason({"verdict": "over-priced", "effect_ci95": [-0.1, 0.3]})
+    assert held_reason({"verdict": "over-priced", "effect_ci95": [0.1, 0.3]}) is None
+
+
+def test_tier_fit_names_the_tiers_a_price_asks_too_much_of():
+    from sim.economy.tune import tier_fit
+
+    row = {"tiers": [{"tier": "1,000 G", "value_g": 100.0, "value_g_ci95": [80.0, 120.0]},
+                     {"tier": "5,000 G", "value_g": 300.0, "value_g_ci95": [250.0, 350.0]},
+                     {"tier": "2,500 G", "value_g": 0.0, "value_g_ci95": [0.0, 0.0]}]}
+    assert tier_fit(row, 300, 50) == {"too_dear_for": ["1,000 G", "2,500 G"], "change_the_card": True}
+    row["tiers"][1]["value_g_ci95"] = [200.0, 350.0]  # the intervals no longer 2x apart
+    assert tier_fit(row, 150, 50) == {"too_dear_for": ["2,500 G"], "change_the_card": False}
