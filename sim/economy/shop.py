@@ -4,9 +4,12 @@ per tier and then frozen for the whole valuation.
 He grows his kit one card at a time (``Loadout.changes``: a purchase or a slot
 swap, within the rules). At each step he compares every affordable change on
 his selection trials and takes the one with the most gain per G among those
-whose gain is clear of the noise (more than ``CLEAR_GAIN_Z`` standard errors
-of the paired batch differences); a change that costs nothing extra and gains
-is taken first. He stops when no affordable change gains clearly, so the
+whose gain is clear of the noise: more than ``clear_gain_z`` standard errors
+of the paired batch differences, a bar that rises with the number of changes
+compared, so that at a step where no change truly gains, noise buys one with a
+chance of at most ``FALSE_BUY`` whatever the number of candidates (a
+Bonferroni bound; at least ``CLEAR_GAIN_Z``). A change that costs nothing
+extra and gains is taken first. He stops when no affordable change gains clearly, so the
 budget is spent while an affordable card has an effect his selection trials
 can see.
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -29,6 +33,12 @@ from sim.content.loadout import Loadout
 from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST, SELECTION_STRIDE, Batches
 
 CLEAR_GAIN_Z = 2.0
+FALSE_BUY = 0.05
+
+
+def clear_gain_z(candidates: int) -> float:
+    """Standard errors a gain must clear when ``candidates`` changes are compared at once (module doc)."""
+    return max(CLEAR_GAIN_Z, NormalDist().inv_cdf(1 - FALSE_BUY / max(1, candidates)))
 
 
 def paired_gain(new, old):
@@ -50,12 +60,13 @@ def grow(content: Content, outcome, start: Loadout, budget: int, *, trials: int,
         cost = kit.cost(content)
         changes = [c for c in kit.changes(content, max_count) if c.cost(content) <= budget]
         found = outcome.many(changes, SELECTION_FIRST + which * SELECTION_STRIDE, trials, SELECTION_BATCHES)
+        bar = clear_gain_z(len(changes))
         best, best_key = None, None
         for changed, batches in zip(changes, found):
             if isinstance(batches, Exception):  # a kit the mode cannot field
                 continue
             gain, se = paired_gain(batches, current)
-            if gain <= 0 or gain <= CLEAR_GAIN_Z * se:
+            if gain <= 0 or gain <= bar * se:
                 continue
             extra = changed.cost(content) - cost
             key = (1, gain, -extra) if extra <= 0 else (0, gain / extra, -extra)

@@ -217,3 +217,18 @@ def test_a_copy_tunes_to_its_originals_price(tmp_path):
     assert tuned.prices["glonass_b"] == pytest.approx(tuned.prices["glonass"], rel=0.10)
     rows = {r["item"]: r for r in tuned.values.items}
     assert rows["glonass"]["verdict"] == rows["glonass_b"]["verdict"] == "fair"
+
+
+def test_each_tiers_rate_stands_without_any_kit_card_that_does_nothing_measurable(quick):
+    """The rate is the kit's cards' effects over their prices; dropping a kit card whose
+    effect interval includes 0 (a purchase the noise may have made) leaves it
+    inside its own interval."""
+    for tier in quick.tiers:
+        kit = [r for r in tier.rows if r["in_kit"]]
+        total, cost = sum(r["effect"] for r in kit), sum(r["price"] * r["count"] for r in kit)
+        assert total / cost == pytest.approx(tier.rate)
+        low, high = tier.rate_ci95
+        for r in kit:
+            if r["effect_ci95"][0] <= 0:
+                dropped = (total - r["effect"]) / (cost - r["price"] * r["count"])
+                assert low <= dropped <= high, (tier.label, r["item"], dropped, tier.rate_ci95)
