@@ -47,7 +47,8 @@ FAMILIES = {
     "fight": FIGHT,
     "duel": FIGHT,
     "journey": Family("strategies.journey:JourneyStrategy", {
-        "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY"}),
+        "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
+        "tactician": "strategies.journey:TACTICIAN"}),
     "skirmish": Family("strategies.skirmish:SkirmishStrategy", {
         "hold": "strategies.skirmish:HOLD", "kite": "strategies.skirmish:KITE", "rush": "strategies.skirmish:RUSH"}),
     "stalkeriada": Family("strategies.stalkeriada:StalkeriadaStrategy", {

@@ -36,3 +36,6 @@ class JourneyStrategy:
 CAUTIOUS = JourneyStrategy("cautious", "walks around danger (3 steps per danger level), flees lost fights, "
                            "recovers loot, takes the nearest order", "runner", 3, True, "nearest")
 GREEDY = JourneyStrategy("greedy", "takes the fewest steps, fights everything, recovers loot", "fighter", 0, True)
+TACTICIAN = JourneyStrategy("tactician", "takes the fewest steps, fights what his kit can beat and tries to escape a "
+                            "fight the damage race says he loses (Z-33), recovers loot, takes the nearest order",
+                            "tactician", 0, True, "nearest")

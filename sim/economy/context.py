@@ -513,7 +513,8 @@ def declared(content: Content, settings: EconomyContext, *, view=None, client=No
     sub = settings.view(view)
     return FightsView(
         content, f"journey: {sub.name}", "survival",
-        f"the chance to survive one monster encounter of each tier's campaigns' mix, fought by {sub.strategy}",
+        f"the chance to survive one monster encounter of each tier's campaigns' mix, fought by {sub.strategy}, "
+        "each with the whole kit fresh (an upper bound for single-use cards: over a campaign they run out)",
         settings.seed, sub.valuation_trials, sub.selection_trials, settings.batches, settings.bootstrap,
         settings.price_step, settings.max_count, client, store, strategies=(sub.strategy,),
         measure_for=fight_measure_for(content), tier_plan=tiers, label=sub.name, campaign=campaign)

@@ -151,7 +151,7 @@ def measure_kit(comparisons, outcome, *, trials, selection, batches, resample) -
             out.append(CardEffect(c, reason=c.reason))
             continue
         w, wo, sw, swo = valued[c.with_kit], valued[c.without_kit], chosen[c.with_kit], chosen[c.without_kit]
-        no_use = np.array_equal(w.sums, wo.sums) and np.array_equal(sw.sums, swo.sums)
+        no_use = np.array_equal(w.sums, wo.sums)  # it changes nothing on the valuation trials: effect [0, 0]
         diff = w.rates() - wo.rates()
         home = not no_use and _worse(sw, swo)
         effect = CardEffect(c, diff, no_use, home, _valued(diff, home, resample))

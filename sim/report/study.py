@@ -264,7 +264,9 @@ def economy_fights_step(content, study, out):
            "of journey.toml, Z-39), every fight fought to its end (a runner at reputation 0 escapes every fight, "
            "Z-33). The fight kit is bought on survival by the same shopper, and the rate is its own, so these "
            "values say what cards are worth if fights were the whole game. Each encounter starts with the whole "
-           "kit, so explosives and stimulators are fresh in every fight; over a campaign they run out.")
+           "kit, so explosives and stimulators are fresh in every fight; over a campaign they run out: for "
+           "single-use cards these values are an upper bound, and no finding rests on this view alone (the "
+           "campaign's own values above count every card as it is spent).")
     mix = pl.DataFrame([{"tier": t.label, **{g: f"{r:.2f} ({sh:.0%})" for g, r, sh in
                                               zip(t.mix.labels(), t.mix.per_campaign, t.mix.shares)}}
                         for t in result.tiers])

@@ -451,7 +451,7 @@ def test_the_input_checks_read_the_mode_registry_without_loading_a_kernel():
 
 
 @pytest.mark.parametrize("args,message", [
-    (("journey", "--strategy", "bogus"), "--strategy: unknown strategy 'bogus'; built in: cautious, greedy"),
+    (("journey", "--strategy", "bogus"), "--strategy: unknown strategy 'bogus'; built in: cautious, greedy, tactician"),
     (("stalkeriada", "--players", "cautious,bogus"), "--players: unknown strategy 'bogus'"),
     (("stalkeriada-matrix", "--players", "cautious,bogus"), "--players: unknown strategy 'bogus'"),
     (("skirmish", "--strategy", "strongest"), "--strategy: unknown strategy 'strongest'"),

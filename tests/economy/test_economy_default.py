@@ -107,7 +107,7 @@ def test_z33_z41_in_the_whole_game_firearms_armour_and_healing_have_a_use(quick)
     come: every firearm, armour and healing card changes the campaign, and at
     least 32 of the 38 cards have a use."""
     rows = {r["item"]: r for r in quick.items}
-    assert {t.choice.strategy for t in quick.tiers} == {"cautious"}
+    assert {t.choice.strategy for t in quick.tiers} <= {"cautious", "tactician"}  # escapes pay (Z-33)
     for row in rows.values():
         if row["family"] in ("firearms", "armour", "healing"):
             assert row["verdict"] not in ("no use here", "not valued") and row["value_g"] > 0, row

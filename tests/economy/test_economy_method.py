@@ -191,3 +191,22 @@ def test_tier_fit_names_the_tiers_a_price_asks_too_much_of():
     assert tier_fit(row, 300, 50) == {"too_dear_for": ["1,000 G", "2,500 G"], "change_the_card": True}
     row["tiers"][1]["value_g_ci95"] = [200.0, 350.0]  # the intervals no longer 2x apart
     assert tier_fit(row, 150, 50) == {"too_dear_for": ["2,500 G"], "change_the_card": False}
+
+
+def test_a_card_that_changes_nothing_on_the_valuation_trials_is_no_use_here():
+    """Effect interval [0, 0] is *no use here*, whatever the selection trials say (a
+    card can differ there by chance and still do nothing the values rest on)."""
+    from sim.economy.kits import Comparison
+    from sim.economy.value import measure_kit
+
+    class Stub:
+        def many(self, kits, first, trials, n_batches):
+            selection = first != 0
+            return [Batches(np.full(n_batches, 5.0 if (k == "with" and selection) else 1.0), trials // n_batches)
+                    for k in kits]
+
+    card = Comparison("tyoshcha", "explosives", 500, frozenset({"tyoshcha"}), "added", "with", "without")
+    effect = measure_kit([card], Stub(), trials=400, selection=400, batches=20,
+                         resample=np.zeros((10, 20), int))[0]
+    assert effect.no_use and not effect.home
+    assert verdict(effect.no_use, effect.home, 0.0, 0.0, 500) == "no use here"

@@ -125,7 +125,7 @@ def test_journey_cli_json_and_out(tmp_path):
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (("--strategy", "reckless"), "unknown strategy 'reckless'; built in: cautious, greedy"),
+    (("--strategy", "reckless"), "unknown strategy 'reckless'; built in: cautious, greedy, tactician"),
     (("--days", "0"), "--days"),
     (("--trials", "0"), "--trials"),
     (("--movement", "helmet"), "--movement"),
