@@ -40,17 +40,20 @@ def _tier_rows(result):
 
 @pytest.mark.parametrize("view", ["quick", "fights"])
 def test_an_upgrade_is_never_worth_more_than_the_card_stand_alone(view, request):
+    """Over the card of its kind the kit holds, a card is worth no more than against owning
+    none of its kind: the points themselves, at every tier and overall (the held card does
+    no harm, so nothing but noise could break it, and the seed is fixed)."""
     result = request.getfixturevalue(view)
     checked = 0
     for tier, row in _tier_rows(result):
         if row["upgrade_g"] is not None:
             assert row["family"] in SLOTS
-            assert row["upgrade_g"] <= row["value_g_ci95"][1], (tier.label, row)
+            assert row["upgrade_g"] <= row["value_g"] + 1e-9, (tier.label, row)
             checked += 1
     assert checked >= 10
     for row in result.items:
         if row["upgrade_g"] is not None:
-            assert row["upgrade_g"] <= row["value_g_ci95"][1], row
+            assert row["upgrade_g"] <= row["value_g"] + 1e-9, row
 
 
 @pytest.mark.parametrize("view", ["quick", "fights"])
