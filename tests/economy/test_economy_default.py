@@ -152,18 +152,25 @@ def _copy(tmp_path, name, old, new):
     return load_content(folder)
 
 
-def test_repricing_cards_no_tier_buys_moves_no_other_cards_value(quick, tmp_path):
-    bought = {c for t in quick.tiers for kit in (t.choice.kit, t.choice.second_kit) for c in kit.cards()}
-    assert not {"kvazar", "exoskeleton"} & bought
-    content = _copy(tmp_path, "repriced", "price = 5000\n", "price = 9000\n")
-    content = load_content(_reprice(content.directory, "exoskeleton", 3000, 6000))
-    again = value_cards(replace(quick.context, content=content, _outcomes={}))
-    assert [t.choice.kit for t in again.tiers] == [t.choice.kit for t in quick.tiers]
-    before = {r["item"]: r for r in quick.items}
-    for row in again.items:
-        if row["item"] not in ("kvazar", "exoskeleton"):
-            low, high = before[row["item"]]["value_g_ci95"]
-            assert low <= row["value_g"] <= high, (row, before[row["item"]])
+def test_repricing_a_kit_card_moves_that_tiers_values_by_the_kit_cost_ratio(quick, tmp_path):
+    """The rate is the kit's cards' effects over their prices: with the 1,000 G kit held,
+    its zone map at 400 G instead of 200 G makes the kit cost more by a ratio r, the
+    rate falls by r (within its interval: the effects move only a little, through the
+    replacement's rebuying, Z-09, Z-40) and every other card's value at that tier
+    rises by r (within its interval times r)."""
+    tier = quick.tiers[0]
+    assert tier.label == "1,000 G" and "zone_map" in tier.choice.kit.cards()
+    content = load_content(_reprice(shutil.copytree(DEFAULT_DIR, tmp_path / "repriced"), "zone_map", 200, 400))
+    context = replace(quick.context, content=content, _outcomes={},
+                      tier_plan=replace(quick.context.tier_plan, budgets=(1000,)))
+    again = value_cards(context, kits={tier.label: tier.choice}).tiers[0]
+    ratio = (tier.kit_cost + 200) / tier.kit_cost
+    assert again.kit_cost == tier.kit_cost + 200
+    assert again.rate_ci95[0] <= tier.rate / ratio <= again.rate_ci95[1], (tier.rate, again.rate, ratio)
+    for before, after in zip(tier.rows, again.rows):
+        if before["item"] != "zone_map" and before["value_g"] is not None:
+            low, high = before["value_g_ci95"]
+            assert low * ratio - 1e-9 <= after["value_g"] <= high * ratio + 1e-9, (before, after)
 
 
 def _reprice(folder, item, old, new):
