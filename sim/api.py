@@ -697,7 +697,7 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     from dataclasses import replace
 
     from sim.content.loadout import Loadout
-    from sim.economy.options import given_loadout, item_list, kit_store
+    from sim.economy.options import given_loadout, item_list, kit_store, on_campaigns
     from sim.economy.synergy import context_synergies
     from sim.errors import UsageProblem
     from sim.options import set_threads
@@ -706,8 +706,7 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     fought = mode is None or mode in MODES and MODES[mode].monsters
     if (synergy or pairs) and not (fought and given_loadout(loadout)):
         raise UsageProblem("--synergy and --pair: give a loadout (e.g. --weapon ak47) in --mode fight or skirmish")
-    if by_objective and not (view is None and (mode == "journey" or mode is None and not monsters
-                                               and not given_loadout(loadout))):
+    if by_objective and not on_campaigns(mode, view, monsters, strategies, loadout, budgets):
         raise UsageProblem("--by-objective: for campaigns (economy.toml's context or --mode journey); drop --view, "
                           "--monster or --mode, or --by-objective")
     wanted = item_list(game, items, mode)

@@ -55,7 +55,7 @@ def print_objectives(result):
     for o in objectives:
         rate = "no rate" if o["g_per_unit"] is None else f"1 = {g_amount(o['g_per_unit'])} G"
         table.add_column(f"{o['name']}\n{o['unit']}\n{rate}", justify="right")
-    first = objectives[0]["name"] if result.context.objective is None else result.context.objective.name
+    first = result.context.objective.name
     for r in sorted(result.by_objective["rows"], key=lambda r: (-(r[f"{first}_g"] or 0), r["item"])):
         table.add_row(r["item"], f"{r['price']:,}", *(f"{_num(r[o['name'] + '_g'], ',.0f')} "
                                                       f"{_ci(r[o['name'] + '_g_ci95'], ',.0f')}" for o in objectives))
@@ -80,8 +80,10 @@ def tier_line(tier) -> str:
 def _table(rows, unit, overall=False):
     from rich.table import Table
 
+    from sim.economy.value import PROBABILITIES
+
     table = Table()
-    digits = "+.4f" if unit in ("survival", "win rate") else "+.3f"
+    digits = "+.4f" if unit in PROBABILITIES else "+.3f"
     for col in ("card", "price G", f"effect ({unit}), 95% CI", "value G, 95% CI", "upgrade G", "reservation G",
                 "verdict"):
         table.add_column(col, justify="left" if col in ("card", "verdict") else "right")

@@ -146,7 +146,7 @@ def _print(result, out):
                       + "".join(f"; {n}" for n in notes), highlight=False)
     if not result.changes():
         console.print("  no price moved", highlight=False)
-    held = {r["item"]: held_reason(r) for r in result.values.items if held_reason(r)}
+    held = {r["item"]: why for r in result.values.items if (why := held_reason(r))}
     if held:
         console.print("  left at their prices: " + "; ".join(f"{i} ({why})" for i, why in held.items()),
                       highlight=False)

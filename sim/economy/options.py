@@ -23,6 +23,12 @@ def is_scenario(mode, monsters, strategies, loadout: dict, budgets) -> bool:
     return bool(mode or monsters or strategies or budgets or given_loadout(loadout))
 
 
+def on_campaigns(mode, view, monsters, strategies, loadout: dict, budgets) -> bool:
+    """Whether these options value cards on journey campaigns: economy.toml's own context
+    (no scenario option, no view) or a ``--mode journey`` scenario."""
+    return view is None and (mode == "journey" or not is_scenario(mode, monsters, strategies, loadout, budgets))
+
+
 def item_list(game, items, mode=None):
     """``items`` as a list of known card ids (None: every card); a Stalkeriada scenario's cards are its shop items."""
     from sim.economy.kits import SHOP_ITEMS
@@ -67,7 +73,7 @@ def context_maker(game, *, quick=False, seed=None, view=None, mode=None, monster
 
     loadout = loadout or {}
     settings = economy_settings(game, quick, seed, objective)
-    if objective is not None and not (mode in (None, "journey") and view is None):
+    if objective is not None and not on_campaigns(mode, view, monsters, strategies, loadout, budgets):
         raise UsageProblem("--objective: for campaigns (economy.toml's context or --mode journey); drop --view or "
                           "--mode, or --objective")
     if not is_scenario(mode, monsters, strategies, loadout, budgets):

@@ -221,10 +221,13 @@ class TierValues:
         return rate_text(self.label, self.rate, self.unit, self.reason)
 
 
+PROBABILITIES = ("survival", "win rate")  # units that are chances: rates are read per 0.01
+
+
 def rate_text(label, rate, unit, reason=None) -> str:
     if rate is None:
         return f"{label}: no rate ({reason})"
-    if unit in ("survival", "win rate"):
+    if unit in PROBABILITIES:
         return f"{label}: +0.01 {unit} = {0.01 / rate:,.0f} G"
     return f"{label}: 1 {unit.replace('days ', 'day ', 1)} = {1.0 / rate:,.0f} G"
 

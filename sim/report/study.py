@@ -215,9 +215,8 @@ def objective_section(s: Section, result, out):
     table = result.objective_table()
     write_parquet(out / "economy_objectives.parquet", table)
     objectives = result.by_objective["objectives"]
-    rates = "; ".join(f"**{o['name']}**: {o['describe'].split(' (', 1)[1][:-1]}, "
-                      + ("no rate" if o["g_per_unit"] is None else f"1 = {g_amount(o['g_per_unit'])} G")
-                      for o in objectives)
+    rates = "; ".join(f"**{o['describe']}**, " + ("no rate" if o["g_per_unit"] is None else
+                                                  f"1 = {g_amount(o['g_per_unit'])} G") for o in objectives)
     s.text("**What each card buys.** The rulebook gives no victory condition, so what a campaign is played for is "
            f"an assumption [A] (economy.toml `[objectives]`). The same kits and campaigns, scored by each objective, "
            f"each at its own rate per tier: {rates}. A card can be worth much under one objective and little under "

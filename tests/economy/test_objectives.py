@@ -94,6 +94,9 @@ def test_an_unknown_objective_option_is_one_line_and_exit_2():
     proc = zonesim("value", "--quick", "--objective", "glory")
     assert proc.returncode == 2 and "--objective: unknown objective 'glory'" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+    proc = zonesim("value", "--objective", "wealth", "-m", "bloodsucker")  # a fight has no objective
+    assert proc.returncode == 2 and "--objective: for campaigns" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("edit, fragment", [
