@@ -680,15 +680,16 @@ def _context_maker(game, *, opponents, **options):
 
 def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
           selection=None, quick=False, view=None, synergy=False, pairs=(), seed=None, objective=None,
-          by_objective=False, threads=None, scheduler=None, workers=None, out=None, resume=False, content=None,
-          on_progress=None, **loadout):
+          by_objective=False, shapley=False, threads=None, scheduler=None, workers=None, out=None, resume=False,
+          content=None, on_progress=None, **loadout):
     """What each card (or only ``items``) is worth in G, per tier and overall, in the
     context ``context()`` gives for the same options (``zonesim value``). With a given
     loadout in a fight or skirmish, ``synergy`` (or ``pairs`` of changes) also measures
     pairs that interact; on campaigns, ``objective`` names what they are played for
     (economy.toml's ``[objectives]``) and ``by_objective`` adds every card's value
-    under each of them. An ``EconomyResult``: ``table()``, ``tier_table()``,
-    ``objective_table()``, ``tiers``, ``synergy`` and ``to_json()``.
+    under each of them; ``shapley`` adds each budget tier's kit shared among its cards by
+    Shapley value (``sim.economy.shapley``). An ``EconomyResult``: ``table()``,
+    ``tier_table()``, ``objective_table()``, ``tiers``, ``synergy``, ``shapley`` and ``to_json()``.
 
         >>> v = value(quick=True)
         >>> v.table().select("item", "price", "value_g", "value_g_ci95", "verdict")
@@ -709,6 +710,9 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     if by_objective and not on_campaigns(mode, view, monsters, strategies, loadout, budgets):
         raise UsageProblem("--by-objective: for campaigns (economy.toml's context or --mode journey); drop --view, "
                           "--monster or --mode, or --by-objective")
+    if shapley and mode == "stalkeriada":
+        raise UsageProblem("--shapley: for loadout kits (campaigns, fights, skirmishes); drop --mode stalkeriada "
+                           "or --shapley")
     wanted = item_list(game, items, mode)
     options = dict(quick=quick, seed=seed, view=view, mode=mode, monsters=monsters, strategies=strategies,
                    opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
@@ -722,6 +726,10 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     with cluster(scheduler, workers) as client:
         ctx = make(client, store)
         result = value_cards(ctx, items=wanted, on_progress=on_progress)
+        if shapley:
+            from sim.economy.shapley import kit_shares
+
+            result = replace(result, shapley=kit_shares(result))
     if store is not None:
         store.flush()
     if synergy or pairs:

@@ -31,6 +31,10 @@ def print_values(result):
         idle = [r["item"] for r in tier.rows if r["verdict"] == "no use here"]
         if idle:
             console.print(f"no use here: {', '.join(idle)}", highlight=False)
+        sides = tier.other_strategies()
+        if sides:
+            console.print(f"played by another strategy of the family (the strongest for that kit): {sides}",
+                          highlight=False)
     rate = result.rate
     console.print("", highlight=False)
     from sim.economy.value import rate_text
@@ -75,6 +79,30 @@ def tier_line(tier) -> str:
     outcome = "cannot be fielded here" if d["outcome"] is None else f"{d['outcome']:{fmt}} {tier.unit}"
     return (f"{tier.label} · {d['strategy']} {'plays' if agreement['pinned'] else 'buys'} {d['kit']} ({spent}) · "
             f"{outcome} · {tier.rate_text().split(': ', 1)[1]} · {second}")
+
+
+def print_shapley(result):
+    """Each budget tier's kit shared among its cards by Shapley value, beside each card's
+    one-removed effect and value."""
+    from rich.table import Table
+
+    frame = result.shapley
+    for tier in result.tiers:
+        rows = [r for r in frame.to_dicts() if r["tier"] == tier.label]
+        if rows and rows[0]["reason"] is not None:
+            wide_console().print(f"{tier.label}: no Shapley shares ({rows[0]['reason']})", highlight=False)
+            continue
+        table = Table(title=f"{tier.label} · {tier.choice.strategy} · {tier.choice.kit.describe()}: the kit's "
+                            f"whole effect shared among its cards (Shapley, every sub-kit on the same dice)")
+        for col in ("card", "price G", f"share ({tier.unit}), 95% CI", "share in G a card, 95% CI",
+                    "one-removed effect", "value G a card"):
+            table.add_column(col, justify="left" if col == "card" else "right")
+        for r in sorted(rows, key=lambda r: -(r["share"] or 0)):
+            table.add_row(r["item"] + (f" x{r['count']}" if r["count"] > 1 else ""), f"{r['price']:,}",
+                          f"{r['share']:+.3f} {_ci(r['share_ci95'], '+.3f')}",
+                          f"{_num(r['share_g'], ',.0f')} {_ci(r['share_g_ci95'], ',.0f')}",
+                          _num(r["removal_effect"], "+.3f"), _num(r["value_g"], ",.0f"))
+        wide_console().print(table, highlight=False)
 
 
 def _table(rows, unit, overall=False):

@@ -72,13 +72,16 @@ def tune(
 ):
     """Tune prices: every card at the price its value in G earns.
 
-    Each round values every card (as `zonesim value` does, the kits bought at
-    the current prices) and moves each price --damping of the way to its
-    value, rounded to economy.toml's price step. It stops when the kits stay
-    the same and every price lies inside its value interval, or after
-    --rounds. A card of no use anywhere keeps its price. Without --quick,
-    prices settle on the quick counts first, then are checked (and, if need
-    be, moved) at the full ones. The tuned content is a copy to diff.
+    The tiers' kits are bought once, at the content's prices, and held. Each
+    round values every card (as `zonesim value` does) and moves each price
+    --damping of the way to its overall value (its tier values weighted
+    alike), rounded to economy.toml's price step; where a tier's kit would
+    then cost more than its budget, every moving price is scaled down by one
+    common factor until each kit fits. It stops when every price lies inside
+    its value interval, or after --rounds. A card of no use, or whose effect
+    interval includes 0, keeps its price. Without --quick, prices settle on
+    the quick counts first, then are checked (and, if need be, moved) at the
+    full ones. The tuned content is a copy to diff.
 
     \b
     Examples:
@@ -119,11 +122,18 @@ def _print(result, out):
     from sim.economy.tune import SPREAD, held_reason, tier_fit
 
     console = wide_console()
-    state = ("converged: every moving price lies in its value interval, the kits held" if result.converged else
-             "did not converge (a price still lies outside its value interval)")
+    state = ("did not converge (a price still lies outside its value interval)" if not result.converged else
+             "converged below value: the budgets hold the moving prices under their values, which would price a "
+             "buyer out of his kit" if result.budget_bound else
+             "converged: every moving price lies in its value interval, the kits held")
     console.print(f"Price tuning · {result.values.caption()}", highlight=False)
     console.print(f"{len(result.history) - 1} price moves; {state} · step {result.context.price_step} G · "
                   f"{result.elapsed_s:.0f} s", highlight=False)
+    factors = result.budget_factors or []
+    scaled = [f for f in factors if f < 1]
+    if scaled:
+        console.print(f"  in {len(scaled)} of {len(factors)} moves the budgets scaled every moving price by one "
+                      f"factor ({min(scaled):.2f}-{max(scaled):.2f}) so that each tier's kit fits", highlight=False)
     for tier in result.values.tiers:
         console.print("  " + tier_line(tier), highlight=False)
         check = result.kit_check[tier.label]

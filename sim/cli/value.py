@@ -9,7 +9,7 @@ from sim import api
 from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
                             Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon, Workers,
                             app, loadout_args, progress, seed_option, show)
-from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_objectives, print_values
+from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_objectives, print_shapley, print_values
 from sim.errors import UsageProblem
 from sim.options import name_list
 
@@ -67,6 +67,10 @@ def value(
     by_objective: Annotated[bool, typer.Option("--by-objective", help="On campaigns: also every card's value "
                                                "under each objective of economy.toml (speed, safety, wealth, "
                                                "reputation), on the same kits and campaigns.")] = False,
+    shapley: Annotated[bool, typer.Option("--shapley", help="Also share each budget tier's whole kit effect (the "
+                                          "kit against no kit) among its cards by Shapley value, exact over every "
+                                          "sub-kit on the same dice: what each card does with and without its "
+                                          "kit-mates, summing to the whole.")] = False,
     pair: Annotated[List[str], typer.Option(metavar="A,B", help="A pair to measure for --synergy (item ids, "
                                             "character=ID or reputation=N); repeat.")] = [],
     seed: Annotated[Optional[int], seed_option("Seed (default: economy.toml's); the same seed gives the same "
@@ -121,7 +125,7 @@ def value(
         result = api.value(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
                            days=days, opponents=name_list(opponents), trials=trials, selection=selection,
                            quick=quick, view=view, synergy=synergy, pairs=_pairs(pair), seed=seed,
-                           objective=objective, by_objective=by_objective, threads=threads,
+                           objective=objective, by_objective=by_objective, shapley=shapley, threads=threads,
                            scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
                            on_progress=update, **kit)
     show(as_json, result.to_json, lambda: _print(result))
@@ -132,6 +136,8 @@ def _print(result):
     print_values(result)
     if result.by_objective is not None:
         print_objectives(result)
+    if result.shapley is not None:
+        print_shapley(result)
     if result.synergy is not None:
         _print_synergy(result.synergy)
 

@@ -100,14 +100,14 @@ class KitChoice:
         return sorted(i for i in set(a) | set(b) if a.get(i, 0) != b.get(i, 0))
 
 
-def _mean(batches) -> float:
+def mean_outcome(batches) -> float:
     """The mean outcome; 0 for a kit the mode cannot field."""
     return 0.0 if isinstance(batches, Exception) else batches.mean
 
 
 def strongest(outcomes: dict, kit, trials: int) -> tuple:
     """``(strategy, {strategy: mean outcome})`` of the family playing ``kit`` on the first selection set."""
-    means = {s: _mean(o.selection(kit, trials)) for s, o in outcomes.items()}
+    means = {s: mean_outcome(o.selection(kit, trials)) for s, o in outcomes.items()}
     return max(means, key=lambda s: (means[s], s)), means
 
 
@@ -118,7 +118,7 @@ def choose_kit(content: Content, outcomes: dict, start: Loadout, budget: int, *,
     while strategy not in kits:
         kits[strategy] = grow(content, outcomes[strategy], start, budget, trials=trials, max_count=max_count)
         strategy = strongest(outcomes, kits[strategy], trials)[0]
-    strategy = max(kits, key=lambda s: (_mean(outcomes[s].selection(kits[s], trials)), s))
+    strategy = max(kits, key=lambda s: (mean_outcome(outcomes[s].selection(kits[s], trials)), s))
     kit = kits[strategy]
     second = grow(content, outcomes[strategy], start, budget, trials=trials, which=1, max_count=max_count)
     return KitChoice(strategy, kit, second, strongest(outcomes, kit, trials)[1], trials)

@@ -11,7 +11,20 @@ lies inside its value interval widened to whole price steps (it is *fair*);
 otherwise after ``rounds`` rounds. A card of no use anywhere, worth nothing
 anywhere (left at home) or not valued keeps its price: nothing says what it is
 worth; so does a card whose effect interval includes 0 (nothing measured says
-it does anything). With a ``coarse`` context (the same one at fewer
+it does anything).
+
+The one price a card moves to is a weighted fit over the tiers: its overall
+value, the mean of its tier values weighted by the overall rate over each
+tier's rate (each tier's effect counts alike). Values in G are proportional to
+the held kits' costs (each tier's rate is its kit's effect over its cost), so
+prices at value stay at value when every moving price is scaled by one factor;
+the budgets set that factor (``within_budgets``): where a held kit would cost
+more than its budget, every moving price is scaled down by the largest common
+factor at which each kit fits, each rounded down to the price step. Copies
+keep one price and every ratio between prices holds. Where the cards left at
+their prices (or those not tuned, ``items``) keep a kit from fitting at
+values, the budgets hold the moving prices below their values; tuning has
+converged when the prices no longer move (``budget_bound``). With a ``coarse`` context (the same one at fewer
 valuation trials, the same selection trials and so the same kits) prices
 first settle on it and only the last check, or the last few rounds, run at
 the full trials.
@@ -67,6 +80,8 @@ class TuneResult:
     elapsed_s: float
     kits: dict = None  # the held kits, by tier label
     kit_check: dict = None  # ``kit_check`` at the tuned prices
+    budget_factors: list = None  # per move: the common factor the budgets scaled the moving prices by
+    budget_bound: bool = False  # settled below value: at their values the moving cards would price a buyer out
 
     @property
     def prices(self) -> dict:
@@ -98,7 +113,8 @@ class TuneResult:
         return {"converged": self.converged, "rounds": len(self.history) - 1,
                 "context": self.context.describe(), "elapsed_s": self.elapsed_s,
                 "tiers": values["tiers"], "rate": values["rate"],
-                "kit_check": json_safe(self.kit_check),
+                "kit_check": json_safe(self.kit_check), "budget_factors": self.budget_factors,
+                "budget_bound": self.budget_bound,
                 "prices": [{"item": i, "old_price": self.start[i], "new_price": self.prices[i],
                             "value_g": rows[i]["value_g"], "fair_price_ci95": rows[i]["value_g_ci95"],
                             "verdict": rows[i]["verdict"], "held": held_reason(rows[i]),
@@ -153,6 +169,35 @@ def moved(result: EconomyResult, prices: dict, step: int, damping: float) -> dic
     for row in moving(result):
         out[row["item"]] = next_price(prices[row["item"]], row["value_g"], step, damping)
     return out
+
+
+def within_budgets(prices: dict, movers, budgets: dict, step: int) -> tuple:
+    """``(prices, factor)``: the prices of ``movers`` times the largest common ``factor``
+    (at most 1) at which each held kit costs at most its budget, rounded down to ``step``
+    (at least one step); ``prices`` holds every card a kit holds. ``budgets``:
+    ``{label: (kit cards {id: count}, G)}``."""
+
+    def scaled(factor):
+        return {c: max(step, step * math.floor(factor * p / step)) if c in movers else p for c, p in prices.items()}
+
+    def fits(at):
+        return all(sum(at[c] * n for c, n in cards.items()) <= budget for cards, budget in budgets.values())
+
+    if fits(prices):
+        return prices, 1.0
+    low, high = 0.0, 1.0
+    for _ in range(40):
+        middle = (low + high) / 2
+        low, high = (middle, high) if fits(scaled(middle)) else (low, middle)
+    return scaled(low), low
+
+
+def budgets_of(ctx, kits: dict) -> dict:
+    """``{label: (cards, budget)}`` of every budget tier whose held kit its budget buys at
+    the content's prices (for ``within_budgets``; a kit economy.toml pins over its budget
+    is left out)."""
+    return {spec.label: (kits[spec.label].kit.cards(), spec.budget) for spec in ctx.tiers()
+            if spec.budget is not None and ctx.kit_cost(kits[spec.label].kit) <= spec.budget}
 
 
 def held(result: EconomyResult) -> dict:
@@ -210,17 +255,32 @@ def tune_prices(ctx, *, rounds=20, damping=1.0, items=None, coarse=None, on_prog
         history, stage = [dict(start)], 0
         result = valued(start, stage)
         kits = held(result)
-        for _ in range(rounds + len(stages)):
+        budgets, factors = budgets_of(ctx, kits), []
+        others = {c: ctx.price(c) for c in {*ctx.cards(), *(c for cards, _ in budgets.values() for c in cards)}}
+        def proposal(result):
+            """The next prices, the budgets' factor on them, and whether the prices have
+            settled: every moving price at its value, or the budgets holding them where they are."""
             if inside(result):
+                return history[-1], 1.0, True
+            prices, factor = within_budgets({**others, **moved(result, history[-1], ctx.price_step, damping)},
+                                            {row["item"] for row in moving(result)}, budgets, ctx.price_step)
+            prices = {c: prices[c] for c in start}
+            return prices, factor, factor < 1 and prices == history[-1]
+
+        for _ in range(rounds + len(stages)):
+            prices, factor, settled = proposal(result)
+            if settled:
                 if stage + 1 == len(stages):
                     break
                 stage += 1
             else:
-                history.append(moved(result, history[-1], ctx.price_step, damping))
+                history.append(prices)
+                factors.append(factor)
             result = valued(history[-1], stage, kits)
+        _, factor, settled = proposal(result)
         check = kit_check(ctx.at_prices(history[-1], scratch), kits)
-        return TuneResult(ctx, start, history, result, inside(result) and stage + 1 == len(stages),
-                          time.perf_counter() - started, kits, check)
+        return TuneResult(ctx, start, history, result, settled and stage + 1 == len(stages),
+                          time.perf_counter() - started, kits, check, factors, settled and factor < 1)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -10,9 +10,13 @@ For every tier of a context (a budget, or a given kit):
 - **Effect.** A card's effect is its paired change in the outcome on the
   valuation trials (``sim.economy.kits``): a card that takes a slot in its
   slot against the kit with no card of its kind (stand-alone), and against the
-  kit as it is (upgrade); any other card added to the kit. Free disposal: a
-  card that does worse than none on the selection trials is left at home and
-  its effect counts as 0; no effect counts below 0.
+  kit as it is (upgrade); any other card added to the kit. Each side is
+  played by the strongest strategy of the family for that kit, chosen on the
+  first selection set (the tier's own kit keeps the tier's strategy), so a
+  card is valued by the play it makes possible: a firearm by the stalker who
+  draws it, the kit without it by the one who does best without. Free
+  disposal: a card that does worse than none on the selection trials is left
+  at home and its effect counts as 0; no effect counts below 0.
 - **Rate.** One exchange rate per tier, from the same dice: the stand-alone
   effects of the cards the kit holds over what they cost. So the kit's cards
   are worth together what they cost together, and no price of a card the tier
@@ -52,6 +56,7 @@ import polars as pl
 from sim.analysis.stats import Z95, paired_batch_interval, t975
 from sim.content.loadout import SLOT_FAMILIES
 from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST
+from sim.economy.shop import mean_outcome
 from sim.run.results import json_safe
 
 TIE = 1e-12  # relative: selection means that differ by less are equal (float rounding)
@@ -125,6 +130,7 @@ class CardEffect:
     standalone: Estimate | None = None
     upgrade: Estimate | None = None
     reason: str | None = None
+    strategies: tuple = (None, None)  # the strategy that played the kit with the card, and without it
 
 
 def _valued(diff, home, resample) -> Estimate:
@@ -132,14 +138,33 @@ def _valued(diff, home, resample) -> Estimate:
     return Estimate(0.0 if home else max(0.0, float(diff.mean())), reps)
 
 
-def measure_kit(comparisons, outcome, *, trials, selection, batches, resample) -> list:
+def side_strategies(kits, outcomes: dict, selection: int, pinned: dict) -> dict:
+    """``{kit: strategy}``: the strongest strategy of the family for each kit on the
+    first selection set (as ``sim.economy.shop.strongest``, every kit run together);
+    the kits of ``pinned`` keep theirs."""
+    free = [k for k in kits if k not in pinned]
+    means = {s: [mean_outcome(b) for b in o.many(free, SELECTION_FIRST, selection, SELECTION_BATCHES)]
+             for s, o in outcomes.items()} if len(outcomes) > 1 else {}
+    out = {k: pinned[k] for k in kits if k in pinned}
+    for n, kit in enumerate(free):
+        out[kit] = max(outcomes, key=lambda s: (means[s][n], s)) if means else next(iter(outcomes))
+    return out
+
+
+def measure_kit(comparisons, outcomes: dict, *, trials, selection, batches, resample, pinned=None) -> list:
     """``CardEffect`` of every comparison against one kit, the kits run together
-    (``Outcome.many``): valuation batches for the effects, the first selection
-    set for free disposal."""
+    (``Outcome.many``): each side (the kit with the card, and without it) played by
+    the strongest strategy of the family ``outcomes`` for it (``side_strategies``;
+    ``pinned``: ``{kit: strategy}`` kept, the tier's own kit), the valuation batches
+    for the effects, the first selection set for free disposal."""
     kits = list(dict.fromkeys(k for c in comparisons if c.reason is None
                               for k in (c.with_kit, c.without_kit, c.held_kit) if k is not None))
-    valued = dict(zip(kits, outcome.many(kits, 0, trials, batches)))
-    chosen = dict(zip(kits, outcome.many(kits, SELECTION_FIRST, selection, SELECTION_BATCHES)))
+    played = side_strategies(kits, outcomes, selection, pinned or {})
+    valued, chosen = {}, {}
+    for strategy in dict.fromkeys(played.values()):
+        group = [k for k in kits if played[k] == strategy]
+        valued.update(zip(group, outcomes[strategy].many(group, 0, trials, batches)))
+        chosen.update(zip(group, outcomes[strategy].many(group, SELECTION_FIRST, selection, SELECTION_BATCHES)))
     out = []
     for c in comparisons:
         if c.reason is None:
@@ -154,7 +179,8 @@ def measure_kit(comparisons, outcome, *, trials, selection, batches, resample) -
         no_use = np.array_equal(w.sums, wo.sums)  # it changes nothing on the valuation trials: effect [0, 0]
         diff = w.rates() - wo.rates()
         home = not no_use and _worse(sw, swo)
-        effect = CardEffect(c, diff, no_use, home, _valued(diff, home, resample))
+        effect = CardEffect(c, diff, no_use, home, _valued(diff, home, resample),
+                            strategies=(played[c.with_kit], played[c.without_kit]))
         if c.family in SLOT_FAMILIES:
             if c.in_kit:  # the card the kit holds: no upgrade over itself
                 effect.upgrade = Estimate(0.0, np.zeros(len(resample)))
@@ -216,6 +242,17 @@ class TierValues:
                               "differ": c.differ(), "selection_trials": c.selection_trials},
                 **({"monster_mix": self.mix.describe()} if self.mix is not None else {})}
 
+    def other_strategies(self) -> str:
+        """The cards whose kit with them, or without them, a strategy other than the tier's
+        plays: ``ak47 (with it: cautious); bag_of_nuts (without it: cautious)``."""
+        notes = []
+        for r in self.rows:
+            sides = [f"{side} it: {r[f'strategy_{side}']}" for side in ("with", "without")
+                     if r[f"strategy_{side}"] not in (None, self.choice.strategy)]
+            if sides:
+                notes.append(f"{r['item']} ({', '.join(sides)})")
+        return "; ".join(notes)
+
     def rate_text(self) -> str:
         """"at 2,500 G, 1 day to spare = 560 G" (or why there is no rate)."""
         return rate_text(self.label, self.rate, self.unit, self.reason)
@@ -237,7 +274,8 @@ def _row(e: CardEffect, reason) -> dict:
     row = {"item": c.card, "family": c.family, "price": c.price, "count": c.count, "basis": c.basis,
            "in_kit": c.in_kit, "effect": None, "effect_ci95": [None, None], "value_g": None,
            "value_g_ci95": [None, None], "upgrade_g": None, "upgrade_g_ci95": [None, None], "reservation_g": None,
-           "reservation_g_ci95": [None, None], "buys": None, "reason": e.reason or reason}
+           "reservation_g_ci95": [None, None], "buys": None, "reason": e.reason or reason,
+           "strategy_with": e.strategies[0], "strategy_without": e.strategies[1]}
     if e.reason is None:
         mean, lo, hi = paired_batch_interval(e.diff, np.zeros_like(e.diff))
         row.update(effect=mean, effect_ci95=[lo, hi])
@@ -298,6 +336,7 @@ class EconomyResult:
     value_replicas: dict = field(default_factory=dict)  # item -> bootstrap replicas of the overall value
     synergy: pl.DataFrame | None = None  # the pairs measured with a given loadout (``sim.economy.synergy``)
     by_objective: dict | None = None  # every card's value under each objective (``values_by_objective``)
+    shapley: pl.DataFrame | None = None  # each tier's kit shared among its cards (``sim.economy.shapley``)
 
     def describe(self) -> dict:
         return self.context.describe()
@@ -329,6 +368,8 @@ class EconomyResult:
         pairs = {} if self.synergy is None else {"synergy": self.synergy.to_dicts()}
         if self.by_objective is not None:
             pairs["by_objective"] = self.by_objective
+        if self.shapley is not None:
+            pairs["shapley"] = self.shapley.to_dicts()
         return json_safe({"context": {**self.describe(), "tiers": [t.describe() for t in self.tiers],
                                       "rate": self.rate, "elapsed_s": self.elapsed_s},
                           "items": self.items, **pairs})
@@ -359,8 +400,9 @@ def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResul
         outcome = spec.outcomes[choice.strategy]
         runs = []
         for kit in [choice.kit] if choice.agree else [choice.kit, choice.second_kit]:
-            effects = measure_kit(ctx.compare(kit, wanted), outcome, trials=ctx.trials, selection=ctx.selection,
-                                  batches=ctx.batches, resample=resample)
+            effects = measure_kit(ctx.compare(kit, wanted), spec.outcomes, trials=ctx.trials,
+                                  selection=ctx.selection, batches=ctx.batches, resample=resample,
+                                  pinned={kit: choice.strategy})
             runs.append((effects, *rate_of(effects, expand, ctx.unit)))
         rows = []
         for effects, rate, reason in runs:
@@ -487,5 +529,6 @@ def _overall_row(card, tiers, effects, values, rate, reason, expand, budget, ste
     row["verdict"] = verdict(no_use, home, *row["value_g_ci95"], row["price"], row["reason"], step)
     row["tiers"] = [{"tier": t.label, "budget": t.budget, **{k: r[k] for k in (
         "value_g", "value_g_ci95", "effect", "effect_ci95", "upgrade_g", "upgrade_g_ci95", "reservation_g",
-        "buys", "verdict", "reason", "basis", "in_kit")}} for t, r in zip(tiers, tier_rows)]
+        "buys", "verdict", "reason", "basis", "in_kit", "strategy_with", "strategy_without")}}
+        for t, r in zip(tiers, tier_rows)]
     return row

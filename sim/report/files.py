@@ -209,7 +209,7 @@ def write_loadouts(out: Path, game, search):
 
 def write_values(out: Path, game, result, stem="value"):
     """``STEM.parquet`` (overall), ``STEM_tiers.parquet``, ``charts/STEM.png``, ``manifest.json``
-    and, with pairs measured, ``synergy.parquet``."""
+    and, with pairs measured, ``synergy.parquet``; with Shapley shares, ``shapley.parquet``."""
     write_parquet(out / f"{stem}.parquet", result.table())
     write_parquet(out / f"{stem}_tiers.parquet", result.tier_table())
     atomic_write(out / "charts" / f"{stem}.png", lambda p: economy_chart(
@@ -220,6 +220,8 @@ def write_values(out: Path, game, result, stem="value"):
         context=result.to_json()["context"]))
     if result.synergy is not None:
         write_parquet(out / "synergy.parquet", result.synergy)
+    if result.shapley is not None:
+        write_parquet(out / "shapley.parquet", result.shapley)
 
 
 def write_tune(out: Path, game, result):

@@ -171,7 +171,8 @@ def value_section(s: Section, result, out, stem, title, assumed):
     s.text(f"A card's value is what it does, in G at one exchange rate per tier. Each tier's kit is bought once by "
            f"the shopper on selection trials and then frozen; a card's effect is its paired change in {unit} on the "
            "valuation trials (a card that takes a slot: in its slot against the kit with no card of its kind; any "
-           "other card: added to the kit). The tier's rate is the kit's cards' effects over their prices, so they "
+           "other card: added to the kit), each side played by the family's strongest strategy for it (the tier's "
+           "own kit by the tier's). The tier's rate is the kit's cards' effects over their prices, so they "
            "are worth together what they cost together, and no price of a card the tier does not buy enters a "
            "value. *Upgrade*: over the card of its kind the kit holds. *Reservation*: the most the tier's buyer "
            "would pay at today's prices of the others (its value less the best surplus of a card of its kind). "
@@ -193,7 +194,8 @@ def value_section(s: Section, result, out, stem, title, assumed):
         s.table(shown.select(TIER_COLUMNS).sort("value_g", descending=True, nulls_last=True),
                 f"{tier.label}: {d['strategy']} {'plays' if agreement['pinned'] else 'buys'} {d['kit']} "
                 f"({d['kit_cost']:,} G{spent}; {d['outcome']:.4g} {unit}); {tier.rate_text().split(': ', 1)[1]}; "
-                f"{stable}" + (f"; no use here: {', '.join(idle)}" if idle else ""))
+                f"{stable}" + (f"; no use here: {', '.join(idle)}" if idle else "")
+                + (f"; played by another strategy: {sides}" if (sides := tier.other_strategies()) else ""))
     from sim.economy.value import rate_text
 
     rate = result.rate
@@ -226,6 +228,28 @@ def objective_section(s: Section, result, out):
             f"Value in G under each objective · {result.caption()}")
 
 
+def shapley_section(s: Section, result, out):
+    """Each tier's kit shared among its cards by Shapley value, beside the one-removed
+    values (written as ``shapley.parquet``)."""
+    from sim.economy.shapley import kit_shares
+
+    frame = kit_shares(result)
+    write_parquet(out / "shapley.parquet", frame)
+    s.text("**Kit-mates.** A card's value above is what removing it from the kit costs, so two cards that need each "
+           "other (a flashlight and a fast mover) are each credited with their joint effect, and two that stand in "
+           "for each other (two kinds of grenade) with little. The Shapley share is a card's effect averaged over "
+           "every order the kit could have been bought in, exact over every sub-kit on the same campaigns; the "
+           "shares add up to the kit's whole effect (the kit against none), and in G, at that whole effect over the "
+           "kit's cost, to the kit's cost.")
+    shown = frame.filter(pl.col("reason").is_null()).with_columns(
+        pl.col("share_g_ci95").list.get(0).alias("share_g_low"), pl.col("share_g_ci95").list.get(1).alias("share_g_high"))
+    s.table(shown.select("tier", "item", "count", "price", "share", "share_g", "share_g_low", "share_g_high",
+                         "removal_effect", "value_g"),
+            f"Shapley shares of each tier's kit · {result.caption()}")
+    for row in frame.filter(pl.col("reason").is_not_null()).iter_rows(named=True):
+        s.text(f"{row['tier']}: no Shapley shares ({row['reason']}).")
+
+
 def economy_step(content, study, out):
     """Whole-game item values in G over the declared context (economy.toml)."""
     from sim.economy.context import declared, load_context
@@ -237,6 +261,7 @@ def economy_step(content, study, out):
                   "the event tables, monster groups and order deck (journey.toml), the bestiary (monsters.toml), "
                   "item numbers and prices (items.toml), the objective (economy.toml)")
     objective_section(s, values_by_objective(result), out)
+    shapley_section(s, result, out)
     ctx = result.context
     s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns of "
                                  f"economy.toml under the {ctx.objective.name} objective, {ctx.trials:,} campaigns "

@@ -157,6 +157,7 @@ def test_tune_writes_the_table_chart_and_the_tuned_content(tmp_path):
     (("value", "-m", "snork", "--selection", 10), "--selection: 10"),
     (("value", "-m", "snork", "--trials", 10), "--trials: 10; give at least 40"),
     (("value", "-m", "snork", "--synergy"), "--synergy and --pair: give a loadout"),
+    (("value", "--mode", "stalkeriada", "--shapley"), "--shapley: for loadout kits"),
     (("value", "--mode", "stalkeriada", "--weapon", "ak47"), "the loadout options: not for --mode stalkeriada"),
     (("value", "-m", "snork", "--strategy", "berserker"), "--strategy: unknown strategy 'berserker'"),
     (("tune", "--damping", "0"), "--damping: 0.0; give a fraction in (0, 1]"),

@@ -16,7 +16,7 @@ import pytest
 
 from sim.content import DEFAULT_DIR, load_content
 from sim.economy.context import declared, load_context
-from sim.economy.shop import CLEAR_GAIN_Z, paired_gain
+from sim.economy.shop import CLEAR_GAIN_Z, paired_gain, strongest
 from sim.economy.value import value_cards
 
 SLOTS = ("firearms", "armour", "escape", "movement", "location", "avoidance", "one_shot")
@@ -142,6 +142,24 @@ def test_the_shopper_stops_only_when_no_affordable_change_clearly_gains(quick):
                 assert gain <= max(0.0, CLEAR_GAIN_Z * se), (tier.label, changed.describe(), gain, se)
 
 
+def test_each_side_is_played_by_the_strongest_strategy_of_the_family_for_its_kit(quick):
+    """Per tier and card, the kit with the card and the kit without it each name the
+    strategy that did best with it on the first selection set; the tier's own kit keeps
+    the tier's strategy. On the default content some side is played by another
+    strategy than its tier's (the family is not a formality)."""
+    ctx = quick.context
+    others = 0
+    for spec, tier in zip(ctx.tiers(), quick.tiers):
+        kit = tier.choice.kit
+        for row, comparison in zip(tier.rows, ctx.compare(kit, [r["item"] for r in tier.rows])):
+            for side, played in ((comparison.with_kit, row["strategy_with"]),
+                                 (comparison.without_kit, row["strategy_without"])):
+                expected = tier.choice.strategy if side == kit else strongest(spec.outcomes, side, ctx.selection)[0]
+                assert played == expected, (tier.label, row["item"], side.describe(), played, expected)
+                others += played != tier.choice.strategy
+    assert others > 0
+
+
 def _copy(tmp_path, name, old, new):
     folder = tmp_path / name
     shutil.copytree(DEFAULT_DIR, folder)
@@ -216,7 +234,9 @@ def test_same_seed_same_values_with_or_without_an_items_filter_or_the_other_tier
 
 
 def test_a_copy_tunes_to_its_originals_price(tmp_path):
-    """Identical cards end at one price (within 10%), whatever they started at."""
+    """Identical cards end at one price (within one price step), whatever they started at;
+    the 2,500 G kit holds the GLONASS among cards left at their prices, so the budget
+    holds the two below their value."""
     from sim.economy.tune import tune_prices
 
     content = _copy(tmp_path, "clone", "[movement.jetpack]",
@@ -224,9 +244,11 @@ def test_a_copy_tunes_to_its_originals_price(tmp_path):
     ctx = declared(content, replace(load_context(content, quick=True), budgets=(2500,)))
     tuned = tune_prices(ctx, rounds=6, items=["glonass", "glonass_b"])
     assert tuned.converged and tuned.start["glonass"] != tuned.start["glonass_b"], tuned.history
-    assert tuned.prices["glonass_b"] == pytest.approx(tuned.prices["glonass"], rel=0.10)
+    assert abs(tuned.prices["glonass_b"] - tuned.prices["glonass"]) <= ctx.price_step, tuned.history
     rows = {r["item"]: r for r in tuned.values.items}
-    assert rows["glonass"]["verdict"] == rows["glonass_b"]["verdict"] == "fair"
+    assert rows["glonass"]["verdict"] == rows["glonass_b"]["verdict"]
+    assert tuned.budget_bound or rows["glonass"]["verdict"] == "fair"
+    assert all(check["affordable"] for check in tuned.kit_check.values()), tuned.kit_check
 
 
 def test_each_tiers_rate_stands_without_any_kit_card_that_does_nothing_measurable(quick):

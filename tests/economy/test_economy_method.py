@@ -182,6 +182,21 @@ def test_tuning_leaves_a_card_nothing_prices_and_says_why():
     assert held_reason({"verdict": "over-priced", "effect_ci95": [0.1, 0.3]}) is None
 
 
+def test_budgets_scale_every_moving_price_by_one_factor_down_to_the_step():
+    """Two kits over their budgets: the moving prices shrink by the largest common factor
+    at which both fit, each rounded down to 50 G (worked by hand: a at 400 G); a copy keeps its
+    original's price, a card that does not move keeps its own, and kits that fit are untouched."""
+    from sim.economy.tune import within_budgets
+
+    prices = {"a": 800, "a_copy": 800, "b": 400, "held": 300}
+    budgets = {"poor": ({"a": 1, "held": 1}, 700), "rich": ({"a": 1, "b": 2, "held": 1}, 2000)}
+    out, factor = within_budgets(prices, {"a", "a_copy", "b"}, budgets, 50)
+    assert 0.5 <= factor < 0.5625  # poor: 50 floor(16 f) + 300 <= 700
+    assert out == {"a": 400, "a_copy": 400, "b": 200, "held": 300}
+    assert within_budgets(prices, {"a"}, {"rich": ({"a": 1, "b": 1}, 1500)}, 50) == (prices, 1.0)
+    assert within_budgets({"a": 60}, {"a"}, {"poor": ({"a": 1}, 40)}, 50)[0] == {"a": 50}  # never below one step
+
+
 def test_tier_fit_names_the_tiers_a_price_asks_too_much_of():
     from sim.economy.tune import tier_fit
 
@@ -206,7 +221,31 @@ def test_a_card_that_changes_nothing_on_the_valuation_trials_is_no_use_here():
                     for k in kits]
 
     card = Comparison("tyoshcha", "explosives", 500, frozenset({"tyoshcha"}), "added", "with", "without")
-    effect = measure_kit([card], Stub(), trials=400, selection=400, batches=20,
+    effect = measure_kit([card], {"cautious": Stub()}, trials=400, selection=400, batches=20,
                          resample=np.zeros((10, 20), int))[0]
     assert effect.no_use and not effect.home
     assert verdict(effect.no_use, effect.home, 0.0, 0.0, 500) == "no use here"
+
+
+def test_each_side_of_a_card_is_played_by_the_strongest_strategy_for_it():
+    """Worked by hand: strategy A does 5 with the card and 3 without, B 2 and 4. The kit
+    with the card is A's, the kit without it B's, so the card adds 5 - 4 = 1; with the
+    kit without it pinned to A (the tier's own kit keeps the tier's strategy) it adds 2."""
+    from sim.economy.kits import Comparison
+    from sim.economy.value import measure_kit
+
+    class Stub:
+        def __init__(self, scores):
+            self.scores = scores
+
+        def many(self, kits, first, trials, n_batches):
+            size = trials // n_batches
+            return [Batches(np.full(n_batches, self.scores[k] * size), size) for k in kits]
+
+    family = {"a": Stub({"with": 5.0, "without": 3.0}), "b": Stub({"with": 2.0, "without": 4.0})}
+    card = Comparison("ak47", "firearms", 1500, frozenset({"ak47"}), "added", "with", "without")
+    kw = dict(trials=400, selection=400, batches=20, resample=np.zeros((10, 20), int))
+    free = measure_kit([card], family, **kw)[0]
+    assert free.strategies == ("a", "b") and free.standalone.point == pytest.approx(1.0)
+    pinned = measure_kit([card], family, pinned={"without": "a"}, **kw)[0]
+    assert pinned.strategies == ("a", "a") and pinned.standalone.point == pytest.approx(2.0)
