@@ -48,7 +48,7 @@ FAMILIES = {
     "duel": FIGHT,
     "journey": Family("strategies.journey:JourneyStrategy", {
         "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
-        "tactician": "strategies.journey:TACTICIAN"}),
+        "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL"}),
     "skirmish": Family("strategies.skirmish:SkirmishStrategy", {
         "hold": "strategies.skirmish:HOLD", "kite": "strategies.skirmish:KITE", "rush": "strategies.skirmish:RUSH"}),
     "stalkeriada": Family("strategies.stalkeriada:StalkeriadaStrategy", {

@@ -3,7 +3,8 @@
 A journey strategy names a fight strategy (built in or ``FILE.py:NAME``) and
 sets the choices of the campaign: how far the route avoids danger
 (``danger_weight``, Z-39), whether a replacement goes back for the dead one's
-loot (``recover_loot``, Z-10) and which order comes next (``order_choice``, Z-41).
+loot (``recover_loot``, Z-10), which order comes next (``order_choice``, Z-41)
+and whether he tops his kit up at the bases (``restock``, Z-40).
 """
 
 from dataclasses import dataclass
@@ -26,6 +27,9 @@ class JourneyStrategy:
     recover_loot: bool
     order_choice: str = "listed"
     """Z-41: "listed" takes orders in journey.toml order; "nearest" the closest one not yet done."""
+    restock: bool = True
+    """Z-40: True tops the starting kit up at every base he passes (a spent consumable is bought
+    again); False buys only to refit a replacement after a death (Z-09), until his kit is whole."""
 
     def __post_init__(self):
         if self.order_choice not in ORDER_CHOICES:
@@ -39,3 +43,5 @@ GREEDY = JourneyStrategy("greedy", "takes the fewest steps, fights everything, r
 TACTICIAN = JourneyStrategy("tactician", "takes the fewest steps, fights what his kit can beat and tries to escape a "
                             "fight the damage race says he loses (Z-33), recovers loot, takes the nearest order",
                             "tactician", 0, True, "nearest")
+FRUGAL = JourneyStrategy("frugal", "as cautious, but buys his kit once: a spent consumable is not bought again; "
+                         "a replacement buys the kit anew (Z-09, Z-40)", "runner", 3, True, "nearest", restock=False)

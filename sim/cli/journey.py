@@ -13,8 +13,9 @@ from sim.cli.common import (Avoidance, Body, Character, Chunk, ContentDir, Escap
 
 @app.command()
 def journey(
-    strategy: Annotated[str, typer.Option(metavar="NAME", help="Journey strategy: cautious, greedy, tactician, or "
-                                                               "FILE.py:NAME (a JourneyStrategy).")] = "greedy",
+    strategy: Annotated[str, typer.Option(metavar="NAME", help="Journey strategy: cautious, greedy, tactician, "
+                                                               "frugal, or FILE.py:NAME (a JourneyStrategy).")
+                        ] = "greedy",
     character: Character = "novice",
     weapon: Weapon = None,
     mods: Mods = "",

@@ -40,8 +40,8 @@ def value(
                                                 "the strongest of them. Fights: fighter (default), runner, "
                                                 "tactician, or strongest (every built-in and a grid of tactician "
                                                 "settings); skirmishes: hold (default), kite, rush; journeys: "
-                                                "cautious, greedy, tactician; stalkeriada: each planner is a tier "
-                                                "(default cautious); or FILE.py:NAME.")] = [],
+                                                "cautious, greedy, tactician, frugal; stalkeriada: each planner is "
+                                                "a tier (default cautious); or FILE.py:NAME.")] = [],
     budget: Annotated[List[int], typer.Option(metavar="G", help="A budget tier the shopper buys a kit for (repeat; "
                                               "default: economy.toml's budgets). A loadout given instead is valued "
                                               "as it is.")] = [],

@@ -49,11 +49,12 @@ D_ITEM, D_SLOT, D_WANTED = 0, 1, 2  # every item in discard order (K-05): item, 
  SU_REPLACEMENT_MONEY, SU_RECOVER_LOOT, SU_AVOID_BASELINE, SU_XP_PER_HP, SU_XP_PER_ORDER, SU_INFLUENCE_PER_ORDER,
  SU_ASSET_LIMIT, SU_MODIFIER_CAP, SU_DAMAGE_BONUS, SU_HELICOPTER, SU_SPACE_GATE, SU_MILITARY_HEX,
  SU_ORDER_CHOICE, SU_INFLUENCE_PER_WIN, SU_SELL_PERMILLE, SU_INFLUENCE_PRICE, SU_ORDER_OFFER, SU_GOAL_ORDERS,
- SU_N_ATTRIBUTES, SU_ATTR0) = range(27)
+ SU_RESTOCK, SU_N_ATTRIBUTES, SU_ATTR0) = range(28)
 # SU_SELL_PERMILLE: the selling price in thousandths of the price (Z-12); SU_INFLUENCE_PRICE: G of a price one
 # Influence point pays (K-06; 0: none); SU_HELICOPTER / SU_SPACE_GATE: item
 # indices (-1: not in the content); SU_MILITARY_HEX: -1 none; SU_ORDER_OFFER: order cards looked at when
 # taking one (0: the whole deck); SU_GOAL_ORDERS: order cards held that reach the campaign's goal (Z-41);
+# SU_RESTOCK: 1 tops the shopping list up at every base, 0 buys only to refit a replacement (strategy "restock");
 # SU_ATTR0: the starting attributes (K-08), SU_N_ATTRIBUTES of them
 MAX_ATTRIBUTES = 8
 SETUP_SIZE = SU_ATTR0 + MAX_ATTRIBUTES
@@ -68,7 +69,8 @@ N_CACHES, GATE_USED = 13, 14
  MISSIONS, LEVEL_HP_GAINED, SPENT) = range(15, 29)
 # ... the order deck (Z-41): cards in the deck and held (bit k: card k), the count held and the most ever held ...
 DECK_MASK, HELD_MASK, HELD, MOST_HELD = range(29, 33)
-ATTR0 = 33  # the stalker's attributes (K-08), raised by level rewards (K-04)
+REFIT = 33  # 1 from a death (Z-09) until the replacement holds his whole shopping list again
+ATTR0 = 34  # the stalker's attributes (K-08), raised by level rewards (K-04)
 REACH0 = ATTR0 + MAX_ATTRIBUTES  # the day the stalker in play first held 1, 2, ... order cards (0: never)
 # ... then blocks at these offsets (``n_all`` items of items.toml, ``n_items`` consumable types):
 OWN0 = REACH0 + MAX_ORDERS  # cards owned, per item; then the decks; then the loot caches
@@ -216,6 +218,7 @@ def _die_and_replace(view, js, plan, setup, n_all, deaths_at, day, orders, dist,
     _wear(view, js, plan, setup)
     js[DECK_MASK] |= js[HELD_MASK] | (np.int64(1) << js[ORDER])  # Z-09
     js[HELD_MASK], js[HELD] = 0, 0
+    js[REFIT] = 1  # he buys his kit again (Z-09, Z-40), whether or not the player restocks
     _take_order(js, orders, dist, setup, rng)
 
 
@@ -258,7 +261,9 @@ def _shop(view, js, plan, sells, base, setup, purchases):
     """Z-12, Z-40: sell trophies and artefacts, then surplus cards at half price,
     then buy the shopping list (the starting loadout) while the base sells it,
     its deck has a card (Z-11), the stalker wants more and can pay: money
-    first, Influence the rest (K-06). True if anything changed hands (Z-13)."""
+    first, Influence the rest (K-06). A stalker who does not restock buys only
+    to refit a replacement, until he holds the whole list. True if anything
+    changed hands (Z-13)."""
     n_all = sells.shape[1]
     deck = blocks(n_all)[0]
     traded = False
@@ -274,6 +279,8 @@ def _shop(view, js, plan, sells, base, setup, purchases):
             js[deck + plan[r, P_ITEM]] += 1
             js[MONEY] += plan[r, P_PRICE] * setup[SU_SELL_PERMILLE] // 1000
             traded = True
+    if setup[SU_RESTOCK] == 0 and js[REFIT] == 0:
+        return traded
     for r in range(plan.shape[0]):
         item, kind = plan[r, P_ITEM], plan[r, P_KIND]
         if sells[base, item] == 0:
@@ -291,7 +298,20 @@ def _shop(view, js, plan, sells, base, setup, purchases):
             purchases[item] += 1
             _take(view, js, plan, r, deck)
             traded = True
+    if js[REFIT] != 0 and not _wants_any(view, js, plan, setup):
+        js[REFIT] = 0
     return traded
+
+
+@njit(cache=True)
+def _wants_any(view, js, plan, setup):
+    """Whether any shopping-list entry wants one more card (a modifier only with its firearm)."""
+    for r in range(plan.shape[0]):
+        if plan[r, P_KIND] == K_MOD and js[OWN0 + plan[0, P_ITEM]] == 0:
+            continue
+        if _wants(view, js, plan, r, setup):
+            return True
+    return False
 
 
 @njit(inline="always", cache=True)

@@ -857,6 +857,8 @@ class _Trial:
         self.attributes = dict(self.start_attributes)  # K-08, raised by level rewards (K-04)
         self.gate_used = False  # Z-28: once per game
         self.order_choice = strategy.get("order_choice", ORDER_CHOICES[0])  # stage D
+        self.restock = strategy.get("restock", True)  # stage B: top the kit up at every base, or refit only
+        self.refit = False                      # from a death until the replacement's kit is whole again
         # Z-41: the order deck holds every card (indices into self.orders); none is held yet.
         self.order_deck = set(range(len(self.orders)))
         self.held = []                          # the completed cards the stalker in play holds
@@ -1201,6 +1203,7 @@ class _Trial:
         # Z-11: the decks stay as they are.
         self.carried = Carried(money=self.content["rules"]["stalker"]["replacement_money"])
         self.hex = self.start
+        self.refit = True  # he buys the kit again at the bases (stage B), whether or not the player restocks
         # Z-09, K-04: a new stalker: level 1, xp 0, the character's max hp, at full hp.
         self.level = 1
         self.xp = 0
@@ -1281,7 +1284,10 @@ class _Trial:
                 self.sold[item_id] = self.sold.get(item_id, 0) + 1
                 self.sold_for += value
                 traded = True
-        # 2. Buy the shopping list in order, each entry once per visit (repeated while all holds).
+        # 2. Buy the shopping list in order, each entry once per visit (repeated while all holds);
+        #    a stalker who does not restock buys only to refit a replacement (Z-09).
+        if not (self.restock or self.refit):
+            return traded
         sells = self.shops[base_id]
         for item_id, kind, wanted in self.shopping:
             if item_id not in sells:           # Z-40: this base's own list
@@ -1313,6 +1319,10 @@ class _Trial:
                 self.purchases[item_id] = self.purchases.get(item_id, 0) + 1
                 self.spent += paid
                 traded = True
+        if self.refit and not any(self._count(item_id, kind) < wanted for item_id, kind, wanted in self.shopping
+                                  if not (kind == "mod" and not self._owns(self.weapon))
+                                  and not (item_id == "space_gate" and self.gate_used)):
+            self.refit = False                 # the replacement's kit is whole again
         return traded                          # Z-13: any buy or sell ends the day
 
     # ---- the asset limit (K-05) ---------------------------------------------

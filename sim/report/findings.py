@@ -50,9 +50,11 @@ def _pct(v):
     return f"{100 * v:.0f}%"
 
 
-def price_findings(items, factor, context, section) -> list:
+def price_findings(items, factor, context, section, elsewhere=None) -> list:
     """Cards whose price lies outside their value interval by more than ``factor``,
-    either way; the cards worth under 1 G (the whole interval) in one finding."""
+    either way; the cards worth under 1 G (the whole interval) in one finding.
+    ``elsewhere``: ``{card: sentence}`` said after a card's finding (what it is worth
+    under the other objectives)."""
     out, nothing = [], []
     for row in items:
         if row["value_g"] is None or row["verdict"] not in ("over-priced", "under-priced"):
@@ -71,7 +73,9 @@ def price_findings(items, factor, context, section) -> list:
             continue
         out.append(Finding(kind, row["item"], "value_g", row["value_g"], (low, high), context, section,
                            f"**{row['item']}** costs {_g(price)} and is worth {_g(row['value_g'])} "
-                           f"[{_g(low)}, {_g(high)}]: it sells at {how}.", size / factor))
+                           f"[{_g(low)}, {_g(high)}]: it sells at {how}."
+                           + (f" {elsewhere[row['item']]}" if elsewhere and row["item"] in elsewhere else ""),
+                           size / factor))
     if nothing:
         nothing.sort(key=lambda r: -r["price"])
         names = ", ".join(f"{r['item']} ({_g(r['price'])})" for r in nothing)

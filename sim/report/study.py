@@ -228,6 +228,18 @@ def objective_section(s: Section, result, out):
             f"Value in G under each objective · {result.caption()}")
 
 
+def other_objectives(result) -> dict:
+    """``{card: "Under the other objectives it is worth 1,234 G (wealth), ..."}`` from ``by_objective``."""
+    used = result.context.objective.name
+    names = [o["name"] for o in result.by_objective["objectives"] if o["name"] != used]
+    out = {}
+    for row in result.by_objective["rows"]:
+        worth = [f"{row[f'{n}_g']:,.0f} G ({n})" for n in names if row[f"{n}_g"] is not None]
+        if worth:
+            out[row["item"]] = f"Under the other objectives it is worth {', '.join(worth)}."
+    return out
+
+
 def shapley_section(s: Section, result, out):
     """Each tier's kit shared among its cards by Shapley value, beside the one-removed
     values (written as ``shapley.parquet``)."""
@@ -260,12 +272,13 @@ def economy_step(content, study, out):
     value_section(s, result, out, "economy", "Value of every card in G beside its price (journey campaigns)",
                   "the event tables, monster groups and order deck (journey.toml), the bestiary (monsters.toml), "
                   "item numbers and prices (items.toml), the objective (economy.toml)")
-    objective_section(s, values_by_objective(result), out)
+    by_objective = values_by_objective(result)
+    objective_section(s, by_objective, out)
     shapley_section(s, result, out)
     ctx = result.context
     s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns of "
                                  f"economy.toml under the {ctx.objective.name} objective, {ctx.trials:,} campaigns "
-                                 f"a kit, seed {ctx.seed}", s.title)
+                                 f"a kit, seed {ctx.seed}", s.title, other_objectives(by_objective))
     s.idle["the journey campaigns"] = _idle(result)
     return s
 

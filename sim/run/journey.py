@@ -255,6 +255,7 @@ def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrateg
     setup[J.SU_EXTRA_ONE_FAILS] = int(journey.settings["extra_one_fails"])
     setup[J.SU_REPLACEMENT_MONEY] = rules["replacement_money"]
     setup[J.SU_RECOVER_LOOT] = int(strategy.recover_loot)
+    setup[J.SU_RESTOCK] = int(strategy.restock)
     setup[J.SU_AVOID_BASELINE] = rules["avoid_on"]  # Z-30
     progression = journey.settings
     setup[J.SU_ASSET_LIMIT] = progression.get("asset_limit", -1)

@@ -45,7 +45,8 @@ def journeys_agree(content, ref_content, loadout: dict, strategy: dict, days, se
     all equal; the kernel's result."""
     kernel = simulate_journey(content, loadout_from_dict(loadout),
                               JourneyStrategy("crosscheck", "", strategy["fight"], strategy["danger_weight"],
-                                              strategy["recover_loot"], strategy.get("order_choice", "listed")),
+                                              strategy["recover_loot"], strategy.get("order_choice", "listed"),
+                                              strategy.get("restock", True)),
                               days=days, trials=n, seed=seed)
     reference = journey_ref.run_journeys(ref_content, loadout, strategy, days, seed, n)
     assert int(kernel.counts[0]) == reference["counts"]["completed"]

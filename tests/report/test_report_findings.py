@@ -32,6 +32,10 @@ def test_price_findings_need_more_than_the_factor_either_way():
     assert found["cheap"].kind == "under_priced" and found["cheap"].size == pytest.approx(4.5 / 2)
     assert found["dear"].kind == "over_priced" and found["dear"].size == pytest.approx(2.5 / 2)
     assert [f.subject for f in rank(found.values())] == ["dud, dud2", "cheap", "dear"]  # a turn for each kind
+    said = {f.subject: f.sentence for f in price_findings(rows, 2.0, "ctx", "sec",
+                                                           {"dear": "Under wealth it is worth 900 G."})}
+    assert said["dear"].endswith("it sells at 2.5 times its value. Under wealth it is worth 900 G.")
+    assert said["cheap"] == found["cheap"].sentence
 
 
 def test_the_other_kinds_against_their_thresholds():

@@ -296,3 +296,25 @@ def test_k05_asset_limit_discards_worn_cards_too(calm_content, tmp_path):
     journey_toml.write_text(journey_toml.read_text().replace("asset_limit = 14", "asset_limit = 1"))
     r = journeys(load_content(tmp_path / "calm"), Loadout(weapon="ak47", body="vest"), n=20)
     assert r.purchases.get("vest", 0) >= 1
+
+
+def test_z40_z09_a_stalker_who_does_not_restock_buys_only_to_refit_a_replacement(calm_content, tmp_path, content):
+    """Strategy ``restock = False``: no events and a limit of one card (the vest goes back
+    to its deck every evening, K-05), so the restocker buys it again and the frugal
+    stalker, who never dies, buys nothing; on the default map his replacements buy
+    their kit again (Z-09), so he buys, but less than the cautious stalker he
+    otherwise is (seed 4, 1,000 campaigns: 5.1 cards a campaign against 5.9; the
+    margin is about 4 standard errors)."""
+    frugal = JourneyStrategy("frugal greedy", "", "fighter", 0, True, restock=False)
+    journey_toml = tmp_path / "calm" / "journey.toml"
+    journey_toml.write_text(journey_toml.read_text().replace("asset_limit = 14", "asset_limit = 1"))
+    calm = load_content(tmp_path / "calm")
+    kit = Loadout(weapon="ak47", body="vest")
+    assert journeys(calm, kit, n=20).purchases.get("vest", 0) >= 1
+    spare = journeys(calm, kit, frugal, n=20)
+    assert spare.purchases == {} and spare.deaths_hist[0] == 20
+    kit = Loadout(weapon="ak47", healing=(("stimulator", 2), ("medkit", 2)), explosives=(("molotov", 2),))
+    restocked = journeys(content, kit, strategies.get("cautious", mode="journey"), n=1000)
+    refitted = journeys(content, kit, strategies.get("frugal", mode="journey"), n=1000)
+    assert refitted.deaths_hist[1:].sum() > 0 and sum(refitted.purchases.values()) > 0
+    assert sum(refitted.purchases.values()) < 0.93 * sum(restocked.purchases.values())
