@@ -22,7 +22,7 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
-from sim.economy.value import Estimate, expand_factor, interval
+from sim.economy.value import Estimate, bootstrap_resample, expand_factor, interval
 
 MAX_CARDS = 12
 
@@ -51,7 +51,8 @@ def tier_shares(ctx, spec, tier, resample) -> tuple[list, str | None]:
     the tier's Shapley rate, beside the card's one-removed effect (all its copies) and
     value (per card, as ``sim.economy.value``); ``(rows, reason)``."""
     kit = tier.choice.kit
-    counts = {c: n for c, n in kit.cards().items() if c in set(ctx.cards())}
+    valued = set(ctx.cards())
+    counts = {c: n for c, n in kit.cards().items() if c in valued}
     players = sorted(counts)
     if not players:
         return [], "the kit holds no valued card"
@@ -94,9 +95,9 @@ def kit_shares(result) -> pl.DataFrame:
     """Every budget tier's Shapley shares (``tier_shares``) of the valuation ``result``,
     with a ``reason`` where a tier has none."""
     ctx = result.context
-    resample = np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
+    resample = bootstrap_resample(ctx)
     rows = []
     for spec, tier in zip(ctx.tiers(), result.tiers):
         found, reason = tier_shares(ctx, spec, tier, resample)
-        rows += [{**r, "reason": None} for r in found] or [{"tier": tier.label, "reason": reason}]
+        rows += [{**r, "reason": reason} for r in found] or [{"tier": tier.label, "reason": reason}]
     return pl.DataFrame(rows, infer_schema_length=None)

@@ -375,13 +375,18 @@ class EconomyResult:
                           "items": self.items, **pairs})
 
 
+def bootstrap_resample(ctx) -> np.ndarray:
+    """The batches each bootstrap resample draws (the same for every card, tier and view of ``ctx``)."""
+    return np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
+
+
 def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResult:
     """Every card's value in the context ``ctx`` (``sim.economy.context``) by the
     module's method; ``kits``: ``{tier label: KitChoice}`` held instead of
     chosen (tuning); ``on_progress(done, total, label)`` as the tiers go."""
     started = time.perf_counter()
     cards = ctx.cards(items)
-    resample = np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
+    resample = bootstrap_resample(ctx)
     expand, step = expand_factor(ctx.batches), ctx.price_step
     specs = ctx.tiers()
     chosen = []
