@@ -42,9 +42,10 @@ def print_values(result):
     console.print(f"Overall, the mean effect over {', '.join(rate['tiers']) or 'no tier'} at one rate: "
                   f"{rate_text('overall', rate['rate'], rate['unit'], rate['reason'])}", highlight=False)
     console.print(_table(result.items, result.rate["unit"], overall=True), highlight=False)
-    console.print(f"{result.runs:,} kernel batches · {result.elapsed_s:.0f} s · value: effect over the rate; upgrade: "
-                  "over the card of its kind the kit holds; reservation: the most the buyer would pay at today's "
-                  "prices of the others", highlight=False)
+    console.print(f"{result.runs:,} kernel batches · {result.elapsed_s:.0f} s · value: effect over the rate; plausible "
+                  "plays: lowest–highest value under each kit choice and strategy the shopper could as well have "
+                  "picked (overall: one tier's play changed at a time); upgrade: over the card of its kind the kit "
+                  "holds; reservation: the most the buyer would pay at today's prices of the others", highlight=False)
 
 
 def print_objectives(result):
@@ -77,8 +78,9 @@ def tier_line(tier) -> str:
               f"a second choice on other dice differs in {', '.join(agreement['differ'])} (intervals span both)")
     fmt = ".2f" if tier.unit == "days to spare" else ".4f"
     outcome = "cannot be fielded here" if d["outcome"] is None else f"{d['outcome']:{fmt}} {tier.unit}"
+    plays = f" · as plausible: {others}" if (others := tier.other_plays()) else ""
     return (f"{tier.label} · {d['strategy']} {'plays' if agreement['pinned'] else 'buys'} {d['kit']} ({spent}) · "
-            f"{outcome} · {tier.rate_text().split(': ', 1)[1]} · {second}")
+            f"{outcome} · {tier.rate_text().split(': ', 1)[1]} · {second}{plays}")
 
 
 def print_shapley(result):
@@ -112,17 +114,25 @@ def _table(rows, unit, overall=False):
 
     table = Table()
     digits = "+.4f" if unit in PROBABILITIES else "+.3f"
-    for col in ("card", "price G", f"effect ({unit}), 95% CI", "value G, 95% CI", "upgrade G", "reservation G",
-                "verdict"):
+    for col in ("card", "price G", f"effect ({unit}), 95% CI", "value G, 95% CI", "plausible plays G", "upgrade G",
+                "reservation G", "verdict"):
         table.add_column(col, justify="left" if col in ("card", "verdict") else "right")
     shown = [r for r in rows if overall or r["verdict"] != "no use here"]
     for r in sorted(shown, key=lambda r: (-(r["value_g"] or 0), r["item"])):
         marker = "*" if r.get("in_kit") else ""
         table.add_row(r["item"] + marker, f"{r['price']:,}",
                       f"{_num(r['effect'], digits)} {_ci(r['effect_ci95'], digits)}",
-                      f"{_num(r['value_g'], ',.0f')} {_ci(r['value_g_ci95'], ',.0f')}", _num(r["upgrade_g"], ",.0f"),
+                      f"{_num(r['value_g'], ',.0f')} {_ci(r['value_g_ci95'], ',.0f')}", _spread(r.get("value_g_spread")),
+                      _num(r["upgrade_g"], ",.0f"),
                       _num(r["reservation_g"], ",.0f"), r["verdict"] + (f" ({r['reason']})" if r["reason"] else ""))
     return table
+
+
+def _spread(pair):
+    """``lo–hi`` of a value over the plausible plays, blank where there is one value."""
+    if not pair or pair[0] is None or round(pair[0]) == round(pair[1]):
+        return ""
+    return f"{pair[0]:,.0f}–{pair[1]:,.0f}"
 
 
 def _num(v, fmt):

@@ -102,18 +102,37 @@ class Outcome:
         """What ``many`` answers for a cached entry (a subclass may project it)."""
         return entry
 
+    def head(self, kits, first: int, trials: int, n_batches: int, k: int) -> list:
+        """The first ``k`` of the ``n_batches`` batches ``many`` would give each kit
+        (a screen): cut from the whole when that is known, else run alone, and then
+        a later ``many`` runs only the other batches. The batches are the same
+        either way: each is its own trials."""
+        size = trials // n_batches
+        out = []
+        for kit, whole in zip(kits, [self.cache.get((kit, first, size, n_batches)) for kit in kits]):
+            out.append(Batches(whole.sums[:k], size) if isinstance(whole, Batches) else None)
+        missing = [kit for kit, got in zip(kits, out) if got is None]
+        ran = iter(self.many(missing, first, size * k, k)) if missing else iter(())
+        return [self.view(got) if got is not None else next(ran) for got in out]
+
     def _many(self, kits, first, trials, n_batches):
         size = trials // n_batches
         keys = [(kit, first, size, n_batches) for kit in kits]
-        todo = []
+        todo, heads = [], {}
         for key in dict.fromkeys(keys):
             if key in self.cache:
                 continue
             sums = self.store.get(self._name(key)) if self.store is not None else None
-            if sums is None:
-                todo.append(key)
-            else:
+            if sums is not None:
                 self.cache[key] = Batches(sums, size)
+                continue
+            known = next((m for m in range(n_batches - 1, 0, -1) if isinstance(self.cache.get((key[0], first, size, m)),
+                                                                              Batches)), None)
+            if known is None:
+                todo.append(key)
+            else:  # the first batches were screened (``head``): run the rest only
+                heads[key] = self.cache[(key[0], first, size, known)]
+                todo.append((key[0], first + known * size, size, n_batches - known))
         if todo:
             from sim.run.distributed import map_batches
 
@@ -122,10 +141,14 @@ class Outcome:
                     self.cache[key] = sums
                     continue
                 sums = np.asarray(sums, np.float64)
-                self.runs += n_batches
+                self.runs += key[3]
+                self.cache[key] = Batches(sums, size)
+                if key[1] != first:  # the rest of a screened kit: the whole is the head and the rest
+                    key = (key[0], first, size, n_batches)
+                    sums = np.concatenate([heads[key].sums, sums])
+                    self.cache[key] = Batches(sums, size)
                 if self.store is not None:
                     self.store.put(self._name(key), sums)
-                self.cache[key] = Batches(sums, size)
         return [self.cache[key] for key in keys]
 
     def _name(self, key):

@@ -34,6 +34,8 @@ from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST, SELECTION_ST
 
 CLEAR_GAIN_Z = 2.0
 FALSE_BUY = 0.05
+SCREEN_BATCHES = 6  # the first batches of a selection set, on which the strategies for a kit are screened
+SCREEN_LOSS_Z = 3.0  # a strategy goes on to the whole set unless it trails the best by this many standard errors
 
 
 def clear_gain_z(candidates: int) -> float:
@@ -75,6 +77,41 @@ def grow(content: Content, outcome, start: Loadout, budget: int, *, trials: int,
         if best is None:
             return kit
         kit, current = best, best_batches
+
+
+PLAUSIBLE_Z = 2.0  # a strategy the kit's selection outcome does not put this many standard errors behind
+
+
+def plausible_strategies(outcomes: dict, kit, strategy: str, trials: int) -> list:
+    """``strategy`` and every other of the family not clearly worse with ``kit`` on
+    the first selection set (its loss within ``PLAUSIBLE_Z`` standard errors): the
+    play the shopper could as well have picked."""
+    chosen = outcomes[strategy].selection(kit, trials)
+    out = [strategy]
+    for name, outcome in outcomes.items():
+        other = outcome.selection(kit, trials)
+        if name == strategy or isinstance(chosen, Exception) or isinstance(other, Exception):
+            continue
+        loss, se = paired_gain(chosen, other)
+        if loss <= PLAUSIBLE_Z * se:
+            out.append(name)
+    return out
+
+
+def contenders(heads: dict) -> list:
+    """The strategies (``{name: screened Batches or error}``) not clearly behind the
+    best on the screen: within ``SCREEN_LOSS_Z`` standard errors of its mean."""
+    best = max(heads, key=lambda s: (mean_outcome(heads[s]), s))
+    if isinstance(heads[best], Exception):
+        return list(heads)
+    keep = []
+    for name, head in heads.items():
+        if isinstance(head, Exception):
+            continue
+        loss, se = paired_gain(heads[best], head)
+        if loss <= SCREEN_LOSS_Z * se:
+            keep.append(name)
+    return keep
 
 
 @dataclass(frozen=True)

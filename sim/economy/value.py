@@ -56,7 +56,7 @@ import polars as pl
 from sim.analysis.stats import Z95, paired_batch_interval, t975
 from sim.content.loadout import SLOT_FAMILIES
 from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST
-from sim.economy.shop import mean_outcome
+from sim.economy.shop import SCREEN_BATCHES, contenders, mean_outcome, plausible_strategies
 from sim.run.results import json_safe
 
 TIE = 1e-12  # relative: selection means that differ by less are equal (float rounding)
@@ -140,14 +140,22 @@ def _valued(diff, home, resample) -> Estimate:
 
 def side_strategies(kits, outcomes: dict, selection: int, pinned: dict) -> dict:
     """``{kit: strategy}``: the strongest strategy of the family for each kit on the
-    first selection set (as ``sim.economy.shop.strongest``, every kit run together);
-    the kits of ``pinned`` keep theirs."""
+    first selection set, every kit run together; a strategy clearly behind on the
+    set's first batches is not run on the rest (``sim.economy.shop.contenders``).
+    The kits of ``pinned`` keep theirs."""
     free = [k for k in kits if k not in pinned]
-    means = {s: [mean_outcome(b) for b in o.many(free, SELECTION_FIRST, selection, SELECTION_BATCHES)]
-             for s, o in outcomes.items()} if len(outcomes) > 1 else {}
     out = {k: pinned[k] for k in kits if k in pinned}
-    for n, kit in enumerate(free):
-        out[kit] = max(outcomes, key=lambda s: (means[s][n], s)) if means else next(iter(outcomes))
+    if len(outcomes) == 1:
+        return out | dict.fromkeys(free, next(iter(outcomes)))
+    heads = {s: o.head(free, SELECTION_FIRST, selection, SELECTION_BATCHES, SCREEN_BATCHES) for s, o in outcomes.items()}
+    left = [contenders({s: heads[s][n] for s in outcomes}) for n in range(len(free))]
+    means = {}
+    for s, o in outcomes.items():
+        kept = [kit for kit, names in zip(free, left) if s in names]
+        means.update(((kit, s), mean_outcome(b)) for kit, b in
+                     zip(kept, o.many(kept, SELECTION_FIRST, selection, SELECTION_BATCHES)))
+    for kit, names in zip(free, left):
+        out[kit] = max(names, key=lambda s: (means[kit, s], s))
     return out
 
 
@@ -230,6 +238,7 @@ class TierValues:
     rows: list
     unit: str
     mix: object = None
+    plays: list = field(default_factory=list)  # the plausible (kit choice, strategy) pairs, the tier's own first
 
     def describe(self) -> dict:
         c = self.choice
@@ -238,9 +247,14 @@ class TierValues:
                 "outcome": self.outcome, "unit": self.unit, "strategies": c.outcomes, "rate": self.rate,
                 "rate_ci95": self.rate_ci95, "g_per_unit": None if not self.rate else 1.0 / self.rate,
                 "reason": self.reason,
+                "plausible": [{"kit": kit, "strategy": strategy} for kit, strategy in self.plays],
                 "agreement": {"pinned": c.pinned, "agree": c.agree, "second_kit": c.second_kit.describe(),
                               "differ": c.differ(), "selection_trials": c.selection_trials},
                 **({"monster_mix": self.mix.describe()} if self.mix is not None else {})}
+
+    def other_plays(self) -> str:
+        """The plausible plays beside the tier's own: ``frugal (first kit), cautious (second kit)``."""
+        return ", ".join(f"{strategy} ({kit} kit)" for kit, strategy in self.plays[1:])
 
     def other_strategies(self) -> str:
         """The cards whose kit with them, or without them, a strategy other than the tier's
@@ -403,31 +417,42 @@ def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResul
         if on_progress:
             on_progress(len(specs) + k, 2 * len(specs), f"{spec.label}: measuring every card")
         outcome = spec.outcomes[choice.strategy]
-        runs = []
-        for kit in [choice.kit] if choice.agree else [choice.kit, choice.second_kit]:
-            effects = measure_kit(ctx.compare(kit, wanted), spec.outcomes, trials=ctx.trials,
-                                  selection=ctx.selection, batches=ctx.batches, resample=resample,
-                                  pinned={kit: choice.strategy})
-            runs.append((effects, *rate_of(effects, expand, ctx.unit)))
+        runs, plays = [], []  # one run per plausible play: the tier's kit and strategy first
+        for n, kit in enumerate([choice.kit] if choice.agree else [choice.kit, choice.second_kit]):
+            for strategy in plausible_strategies(spec.outcomes, kit, choice.strategy, ctx.selection):
+                effects = measure_kit(ctx.compare(kit, wanted), spec.outcomes, trials=ctx.trials,
+                                      selection=ctx.selection, batches=ctx.batches, resample=resample,
+                                      pinned={kit: strategy})
+                runs.append((effects, *rate_of(effects, expand, ctx.unit)))
+                plays.append(("first" if n == 0 else "second", strategy))
         rows = []
         for effects, rate, reason in runs:
             by_card = {r["item"]: r for r in priced_rows(effects, rate, reason, expand, spec.budget, step)[0]}
             rows.append([by_card[c] for c in cards])
+        kit_runs = [n for n, (_, strategy) in enumerate(plays) if strategy == choice.strategy]
         _, rate, reason = runs[0]
         base = outcome.valuation(choice.kit, ctx.trials, ctx.batches)
         tiers.append(TierValues(spec.label, spec.budget, choice, ctx.kit_cost(choice.kit),
                                 None if isinstance(base, Exception) else base.mean,
                                 None if rate is None else rate.point,
                                 None if rate is None else interval(rate.point, rate.replicas, expand),
-                                reason, _span(rows, step), ctx.unit, getattr(spec, "mix", None)))
-        choices.append(runs)
+                                reason, _with_spread(_span([rows[n] for n in kit_runs], step), rows), ctx.unit,
+                                getattr(spec, "mix", None), plays))
+        choices.append((runs, kit_runs))
     if on_progress:
         on_progress(2 * len(specs), 2 * len(specs), "done")
     budget = max((s.budget for s in specs if s.budget is not None), default=None)
-    items_out, rate, replicas = overall([r[0] for r in choices], tiers, cards, expand, ctx.unit, budget, step)
-    if any(len(r) > 1 for r in choices):
-        alternative = overall([r[-1] for r in choices], tiers, cards, expand, ctx.unit, budget, step)[0]
-        items_out = _span([items_out, alternative], step)
+
+    def overall_at(picks):
+        return overall([runs[n] for (runs, _), n in zip(choices, picks)], tiers, cards, expand, ctx.unit, budget,
+                       step)
+
+    firsts = [0] * len(choices)
+    items_out, rate, replicas = overall_at(firsts)
+    if any(len(kit_runs) > 1 for _, kit_runs in choices):
+        items_out = _span([items_out, overall_at([kit_runs[-1] for _, kit_runs in choices])[0]], step)
+    one_changed = [firsts[:t] + [n] + firsts[t + 1:] for t, (runs, _) in enumerate(choices) for n in range(1, len(runs))]
+    items_out = _with_spread(items_out, [items_out] + [overall_at(picks)[0] for picks in one_changed])
     runs = sum(o.runs for spec in specs for o in spec.outcomes.values())
     return EconomyResult(ctx, tiers, items_out, rate, time.perf_counter() - started, runs, replicas)
 
@@ -452,6 +477,16 @@ def values_by_objective(result: EconomyResult, on_progress=None) -> EconomyResul
             rows[r["item"]].update({f"{objective.name}_g": r["value_g"], f"{objective.name}_g_ci95": r["value_g_ci95"],
                                     f"{objective.name}_verdict": r["verdict"]})
     return replace(result, by_objective={"objectives": objectives, "rows": list(rows.values())})
+
+
+def _with_spread(rows, plays) -> list:
+    """``rows`` with ``value_g_spread``: the lowest and highest value of each card over
+    the row sets of ``plays`` (its value under each plausible kit and strategy)."""
+    out = []
+    for row, *others in zip(rows, *plays):
+        values = [r["value_g"] for r in others if r["value_g"] is not None]
+        out.append({**row, "value_g_spread": [min(values), max(values)] if values else [None, None]})
+    return out
 
 
 def _span(choices, step) -> list:
@@ -534,6 +569,6 @@ def _overall_row(card, tiers, effects, values, rate, reason, expand, budget, ste
     row["verdict"] = verdict(no_use, home, *row["value_g_ci95"], row["price"], row["reason"], step)
     row["tiers"] = [{"tier": t.label, "budget": t.budget, **{k: r[k] for k in (
         "value_g", "value_g_ci95", "effect", "effect_ci95", "upgrade_g", "upgrade_g_ci95", "reservation_g",
-        "buys", "verdict", "reason", "basis", "in_kit", "strategy_with", "strategy_without")}}
+        "buys", "verdict", "reason", "basis", "in_kit", "strategy_with", "strategy_without", "value_g_spread")}}
         for t, r in zip(tiers, tier_rows)]
     return row

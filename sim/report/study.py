@@ -143,16 +143,19 @@ def fights_step(content, study, out):
     return s
 
 
-TIER_COLUMNS = ["item", "price", "effect", "value_g", "value_low", "value_high", "upgrade_g", "reservation_g",
-                "verdict"]
-ECONOMY_COLUMNS = ["item", "family", "price", "effect", "value_g", "value_low", "value_high", "upgrade_g",
-                   "reservation_g", "verdict"]
+TIER_COLUMNS = ["item", "price", "effect", "value_g", "value_low", "value_high", "plays_low", "plays_high",
+                "upgrade_g", "reservation_g", "verdict"]
+ECONOMY_COLUMNS = ["item", "family", "price", "effect", "value_g", "value_low", "value_high", "plays_low",
+                   "plays_high", "upgrade_g", "reservation_g", "verdict"]
 
 
 def _with_bounds(frame):
-    """``frame`` with its value intervals as two columns, ``value_low`` and ``value_high``."""
+    """``frame`` with its value interval as ``value_low`` and ``value_high``, and the
+    value's lowest and highest over the plausible plays as ``plays_low`` and ``plays_high``."""
     return frame.with_columns(pl.col("value_g_ci95").list.get(0).alias("value_low"),
-                              pl.col("value_g_ci95").list.get(1).alias("value_high"))
+                              pl.col("value_g_ci95").list.get(1).alias("value_high"),
+                              pl.col("value_g_spread").list.get(0).alias("plays_low"),
+                              pl.col("value_g_spread").list.get(1).alias("plays_high"))
 
 
 def value_section(s: Section, result, out, stem, title, assumed):
@@ -176,6 +179,9 @@ def value_section(s: Section, result, out, stem, title, assumed):
            "are worth together what they cost together, and no price of a card the tier does not buy enters a "
            "value. *Upgrade*: over the card of its kind the kit holds. *Reservation*: the most the tier's buyer "
            "would pay at today's prices of the others (its value less the best surplus of a card of its kind). "
+           "*Plays low / high*: the value's lowest and highest under each play the shopper could as well have "
+           "picked: both kit choices, and each strategy of the family not clearly worse with the kit (within 2 "
+           "standard errors on the selection trials); overall, with one tier's play changed at a time. "
            "Verdicts: *under-priced* / *over-priced* (the price below / above the 95% value interval widened to "
            "whole price steps), "
            "*fair*, *worth nothing here* (left at home: it does worse than none), *no use here* (it changes "
@@ -194,7 +200,8 @@ def value_section(s: Section, result, out, stem, title, assumed):
         s.table(shown.select(TIER_COLUMNS).sort("value_g", descending=True, nulls_last=True),
                 f"{tier.label}: {d['strategy']} {'plays' if agreement['pinned'] else 'buys'} {d['kit']} "
                 f"({d['kit_cost']:,} G{spent}; {d['outcome']:.4g} {unit}); {tier.rate_text().split(': ', 1)[1]}; "
-                f"{stable}" + (f"; no use here: {', '.join(idle)}" if idle else "")
+                f"{stable}" + (f"; as plausible: {others}" if (others := tier.other_plays()) else "")
+                + (f"; no use here: {', '.join(idle)}" if idle else "")
                 + (f"; played by another strategy: {sides}" if (sides := tier.other_strategies()) else ""))
     from sim.economy.value import rate_text
 

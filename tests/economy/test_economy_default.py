@@ -144,7 +144,8 @@ def test_the_shopper_stops_only_when_no_affordable_change_clearly_gains(quick):
 
 def test_each_side_is_played_by_the_strongest_strategy_of_the_family_for_its_kit(quick):
     """Per tier and card, the kit with the card and the kit without it each name the
-    strategy that did best with it on the first selection set; the tier's own kit keeps
+    strategy that did best with it on the first selection set (the screen on its first
+    batches drops no strategy that would have won on the whole set); the tier's own kit keeps
     the tier's strategy. On the default content some side is played by another
     strategy than its tier's (the family is not a formality)."""
     ctx = quick.context
@@ -158,6 +159,32 @@ def test_each_side_is_played_by_the_strongest_strategy_of_the_family_for_its_kit
                 assert played == expected, (tier.label, row["item"], side.describe(), played, expected)
                 others += played != tier.choice.strategy
     assert others > 0
+
+
+def test_every_value_stands_in_its_spread_over_the_plausible_plays(quick):
+    """Each tier lists its plausible plays, its own kit and strategy first, then each
+    strategy not clearly worse with a kit (``plausible_strategies``) under both kit
+    choices; every value, per tier and overall, lies in its spread over them, and
+    where the two kit choices differ some card's spread is wider than a price step."""
+    from sim.economy.shop import plausible_strategies
+
+    ctx = quick.context
+    wide = 0
+    for spec, tier in zip(ctx.tiers(), quick.tiers):
+        choice = tier.choice
+        kits = [("first", choice.kit)] + ([] if choice.agree else [("second", choice.second_kit)])
+        assert tier.plays == [(label, s) for label, kit in kits
+                              for s in plausible_strategies(spec.outcomes, kit, choice.strategy, ctx.selection)]
+        for row in tier.rows:
+            lo, hi = row["value_g_spread"]
+            if row["value_g"] is not None:
+                assert lo - 1e-9 <= row["value_g"] <= hi + 1e-9, (tier.label, row["item"])
+                wide += hi - lo > ctx.price_step
+    for row in quick.items:
+        if row["value_g"] is not None:
+            lo, hi = row["value_g_spread"]
+            assert lo - 1e-9 <= row["value_g"] <= hi + 1e-9, row["item"]
+    assert wide > 0 or all(t.choice.agree and len(t.plays) == 1 for t in quick.tiers)
 
 
 def _copy(tmp_path, name, old, new):

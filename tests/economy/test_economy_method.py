@@ -14,7 +14,7 @@ from sim.analysis.stats import Z95, t975
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import Loadout, clones, kind
 from sim.economy.kits import loadout_comparison
-from sim.economy.outcome import SELECTION_BATCHES, Batches
+from sim.economy.outcome import SELECTION_BATCHES, Batches, Outcome
 from sim.economy.shop import grow
 from sim.economy.value import (CardEffect, Estimate, band, expand_factor, interval, priced_rows, rate_of,
                                reservation, verdict)
@@ -234,18 +234,66 @@ def test_each_side_of_a_card_is_played_by_the_strongest_strategy_for_it():
     from sim.economy.kits import Comparison
     from sim.economy.value import measure_kit
 
-    class Stub:
-        def __init__(self, scores):
-            self.scores = scores
-
-        def many(self, kits, first, trials, n_batches):
-            size = trials // n_batches
-            return [Batches(np.full(n_batches, self.scores[k] * size), size) for k in kits]
-
-    family = {"a": Stub({"with": 5.0, "without": 3.0}), "b": Stub({"with": 2.0, "without": 4.0})}
+    family = {"a": Scores({"with": 5.0, "without": 3.0}), "b": Scores({"with": 2.0, "without": 4.0})}
     card = Comparison("ak47", "firearms", 1500, frozenset({"ak47"}), "added", "with", "without")
     kw = dict(trials=400, selection=400, batches=20, resample=np.zeros((10, 20), int))
     free = measure_kit([card], family, **kw)[0]
     assert free.strategies == ("a", "b") and free.standalone.point == pytest.approx(1.0)
     pinned = measure_kit([card], family, pinned={"without": "a"}, **kw)[0]
     assert pinned.strategies == ("a", "a") and pinned.standalone.point == pytest.approx(2.0)
+
+
+class Scores(Outcome):
+    """A kit's outcome is ``scores[kit]`` on every trial, plus ``wobble`` x a fixed
+    pattern of the trial number shifted by ``phase`` (a runner's own luck)."""
+
+    def __init__(self, scores, wobble=0.0, phase=0.0):
+        super().__init__()
+        self.scores, self.wobble, self.phase, self.key = scores, wobble, phase, repr(scores)
+
+    def task(self):
+        def sums(kit, first, size, n_batches):
+            trials = np.arange(first, first + size * n_batches)
+            per_trial = self.scores[kit] + self.wobble * np.sin(trials * 0.7 + self.phase)
+            return per_trial.reshape(n_batches, size).sum(axis=1)
+        return sums
+
+
+def test_a_screened_head_and_the_rest_are_the_batches_of_the_whole():
+    """``Outcome.head`` runs the first batches alone; a later ``many`` runs only the
+    rest and the whole is the same numbers as a run in one piece, counted once."""
+    screened, whole = Scores({"k": 1.0}, wobble=1.0), Scores({"k": 1.0}, wobble=1.0)
+    head = screened.head(["k"], 100, 400, 20, 6)[0]
+    assert head.sums.size == 6 and screened.runs == 6
+    joined = screened.many(["k"], 100, 400, 20)[0]
+    assert screened.runs == 20
+    np.testing.assert_array_equal(joined.sums, whole.many(["k"], 100, 400, 20)[0].sums)
+    np.testing.assert_array_equal(screened.head(["k"], 100, 400, 20, 6)[0].sums, joined.sums[:6])
+    assert screened.runs == 20  # the head of a known whole is cut from it
+
+
+def test_journey_batches_do_not_depend_on_how_the_trials_are_cut(content):
+    """The campaign batch sums of trials 0..59 in one piece equal those of 0..19 then
+    20..59: each trial has its own dice (DESIGN "Randomness"), so screening changes
+    no number."""
+    import strategies
+    from sim.economy.outcome import journey_sums
+
+    st = strategies.get("tactician", mode="journey")
+    kit = Loadout.from_options(content, weapon="ak47")
+    whole = journey_sums(content, st, 10, 3, kit, 0, 10, 6)
+    cut = np.vstack([journey_sums(content, st, 10, 3, kit, 0, 10, 2), journey_sums(content, st, 10, 3, kit, 20, 10, 4)])
+    np.testing.assert_array_equal(whole, cut)
+
+
+def test_a_strategy_clearly_behind_on_the_screen_is_not_run_on_the_whole_set():
+    """Strategy ``c`` trails by 3 per trial, far beyond the batches' wobble: dropped on
+    the screen, its whole selection set never runs; ``a`` and ``b`` tie within the
+    noise and both go on, and the better on the whole set plays the kit."""
+    from sim.economy.shop import SCREEN_BATCHES
+    from sim.economy.value import side_strategies
+
+    family = {"a": Scores({"kit": 5.0}, 1.0, 1.0), "b": Scores({"kit": 5.01}, 1.0, 2.0),
+              "c": Scores({"kit": 2.0}, 1.0, 3.0)}
+    assert side_strategies(["kit"], family, 1000, {}) == {"kit": "b"}
+    assert family["c"].runs == SCREEN_BATCHES and family["a"].runs == family["b"].runs == SELECTION_BATCHES
