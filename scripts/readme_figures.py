@@ -154,6 +154,21 @@ def render_economy_rates(r):
             f"and {tiers[-1]}; {e['overall_g_per_day']:,} G overall.")
 
 
+def render_balance(r):
+    """The README's balance section: the default solve's top proposal, the targets it moves."""
+    b = r["balance"]
+    top = b["top"]
+    changes = ", ".join(f"`{label.split(':', 1)[1]}` {old} → {new}" for label, (old, new) in top["changes"].items())
+    rows = [(f"`{row['metric']}`", f"[{row['band'][0]:g}, {row['band'][1]:g}]",
+             f"{row['before']:.3f}" + (" ✓" if row["before_met"] else ""),
+             f"{row['after']:.3f}" + (" ✓" if row["after_met"] else "")) for row in top["rows"]]
+    return (f"{changes}: {top['met']} of {b['targets']} targets met (the content as it is: {b['baseline_met']}); "
+            f"{b['candidates']} candidates over {b['knobs']} knobs, {b['candidates_per_min']:.0f} a minute, "
+            f"{duration(b['total_s'])} in all on 2 cores (goal {duration(b['goal_s'])}).\n\n"
+            + table(("target", "band", "before", "after"), rows)
+            + f"\n\nThe other {b['targets'] - len(rows)} targets are met before and after.")
+
+
 RENDER = {
     "report-time": render_report_time,
     "speed": render_speed,
@@ -165,6 +180,7 @@ RENDER = {
     "strategy-passing": render_strategy_passing,
     "economy": render_economy,
     "economy-rates": render_economy_rates,
+    "balance": render_balance,
 }
 
 

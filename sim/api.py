@@ -30,7 +30,7 @@ __all__ = [
     "encounter", "journey", "skirmish", "skirmish_replay", "stalkeriada", "stalkeriada_matrix", "loadouts",
     "route", "skill",
     "context", "value", "tune", "pace",
-    "compare", "sensitivity",
+    "compare", "sensitivity", "balance",
     "wilson", "value_chart", "compare_chart", "tornado_chart", "zone_map",
 ]
 
@@ -917,6 +917,48 @@ def sensitivity(*, metric="journey_finish", files=(), quick=False, seed=None, th
         from sim.report.files import write_sensitivity
 
         write_sensitivity(Path(out), result)
+    return result
+
+
+def balance(targets, *, content=None, budget=None, quick=False, seed=None, out=None, resume=False, threads=None,
+            on_progress=None):
+    """Proposed changes that bring the headline numbers into the bands of the balance
+    file ``targets`` (``zonesim balance``): a ``BalanceResult`` with the baseline and
+    the proposals, each target measured again at the full counts on fresh dice.
+
+        >>> b = balance("balance.toml", budget=30, quick=True)
+        >>> b.proposals[0]["changes"]
+    """
+    from sim.balance.solve import solve
+    from sim.balance.spec import load_balance
+    from sim.compare.diff import resolve_content
+    from sim.compare.metrics import make_plan, metric_names
+    from sim.content import DEFAULT_DIR
+    from sim.content import load_content as load
+    from sim.options import check_out_folder, check_seed, run_params, set_threads
+    from sim.run.chunks import checkpoints
+
+    check_seed(seed)
+    folder = resolve_content(content, "--content") if content is not None else DEFAULT_DIR
+    game = load(folder)
+    spec = load_balance(Path(targets), folder, game, budget=budget)
+    seed = spec.seed if seed is None else seed
+    search_plan = make_plan(game, quick=True, seed=seed, groups=spec.groups())
+    full_plan = search_plan if quick else make_plan(game, quick=False, seed=seed, groups=spec.groups())
+    matched = spec.expand(metric_names(game, search_plan))
+    check_out_folder(out)
+    set_threads(threads)
+    store = checkpoints(out, run_params("balance", game, balance=Path(targets).read_text(encoding="utf-8"),
+                                        budget=spec.budget, quick=quick, seed=seed), resume)
+    storage = None if store is None else f"sqlite:///{store.folder / 'study.db'}"
+    from dataclasses import replace
+
+    result = solve(folder, replace(spec, seed=seed), matched, search_plan, full_plan, storage, resume=resume,
+                   quick=quick, on_progress=on_progress)
+    if out is not None:
+        from sim.report.files import write_balance
+
+        write_balance(Path(out), result)
     return result
 
 

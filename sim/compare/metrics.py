@@ -178,6 +178,20 @@ MEASURES = {"fights": fight_metrics, "journeys": journey_metrics, "skirmish": sk
             "stalkeriada": stalkeriada_metrics, "economy": economy_metrics}
 
 
+def metric_names(content: Content, plan: Plan) -> list[str]:
+    """The names of the headline numbers ``measure`` gives for ``plan``, without measuring them."""
+    from sim.run.stalkeriada import DEFAULT_PLAYERS
+
+    tiers = list(plan.study.tiers)
+    names = {"fights": [f"fight_survival.{m}.{t}" for m in plan.monsters for t in tiers],
+             "journeys": [f"journey_{k}.{t}" for t in tiers for k in ("finish", "days")],
+             "skirmish": [f"skirmish_win.{s}" for s in SKIRMISH_STRATEGIES],
+             "stalkeriada": [f"stalkeriada_win.{p}" for p in DEFAULT_PLAYERS]
+             + ["stalkeriada_no_winner", "stalkeriada_rounds"],
+             "economy": [f"item_value_g.{i}" for i in sorted(content.items)]}
+    return [n for g in plan.groups for n in names[g]]
+
+
 def measure_group(part, plan: Plan) -> list[Measured]:
     """One task: ``part`` is ``(content, group)``."""
     content, group = part

@@ -59,7 +59,7 @@ def check_metric(name: str) -> str:
     return name
 
 
-def _minimum(file, table_path, field):
+def schema_minimum(file, table_path, field):
     """The schema's lowest allowed value of a field of the core files (None: no bound known)."""
     parts = table_path.split(".")
     spec = {"rules.toml": lambda: schema.RULES[parts[0]],
@@ -115,7 +115,7 @@ def assumed_parameters(folder: Path, files=None) -> list[Parameter]:
                 value = table.get(field)
                 if field in NOT_SWUNG or isinstance(value, (str, list, dict)) or value is None:
                     continue
-                low, high = ranges.get(field) or default_range(value, _minimum(name, path, field))
+                low, high = ranges.get(field) or default_range(value, schema_minimum(name, path, field))
                 out.append(Parameter(name, f"{path}.{field}" if path else field, value, low, high))
     return out
 

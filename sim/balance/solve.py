@@ -1,0 +1,245 @@
+"""The balance solver: proposals of a few changed numbers that bring the
+headline numbers into their bands, with the evidence.
+
+- **Measure.** A candidate (a value per knob) is a content copy with those
+  numbers set, measured by `zonesim compare`'s groups (``sim.compare.metrics``)
+  on the same dice as the baseline, at the search counts.
+- **Search.** Three objectives, all minimised: the weighted distance of the
+  targets to their bands (in band widths), the number of knobs changed, and
+  how far they moved (in their ranges' widths), so that small edits win.
+  First every knob alone to each bound, then Optuna's TPE sampler
+  (multi-objective), reseeded per candidate from (seed, candidate number) so
+  that a resumed study proposes what an unbroken one would. The study lives
+  in ``study.db`` (SQLite, Optuna's own storage): Ctrl-C keeps it and
+  ``--resume`` continues it.
+- **Proposals.** The candidates no other beats on all three objectives (the
+  Pareto set) that come closer to the bands than the baseline, each with the
+  changes it does not need put back (``simplify``); the fewest targets
+  missed first, then the fewest changed numbers. Each is measured again at
+  the full counts on fresh dice (seed + 1), every target with its 95%
+  interval and met or not.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from sim.analysis.stats import t975
+from sim.balance.spec import BalanceSpec, groups_of, with_values
+from sim.compare.metrics import measure
+
+PROPOSALS = 5  # at most this many proposals are measured again and written
+SIMPLIFIED = 12  # at most this many of the Pareto set have their needless changes put back
+FRESH_DICE = 1  # the proposals are measured again with the seed plus this: dice the search never saw
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One measured candidate: the knob values it changed, its targets' values and the objectives."""
+
+    number: int  # 1, 2, .. in the order measured
+    changes: dict  # knob label -> value (only the knobs moved)
+    values: dict  # target metric -> value
+    distance: float
+    moved: float
+
+
+def objectives(spec_targets, knobs, values: dict, metrics: dict) -> tuple:
+    """``(distance, changed, moved)`` of a candidate (module doc)."""
+    distance = sum(t.weight * t.distance(metrics[t.metric]) for t in spec_targets)
+    changed = [k for k in knobs if values[k.label] != k.base]
+    return distance, len(changed), sum(k.move(values[k.label]) for k in changed)
+
+
+def plan_for(plan, targets):
+    """``plan`` narrowed to what ``targets`` read: their groups, and the monsters they name."""
+    groups = groups_of(targets)
+    monsters = tuple(dict.fromkeys(t.metric.split(".")[1] for t in targets if t.metric.startswith("fight_survival.")))
+    return replace(plan, groups=tuple(g for g in plan.groups if g in groups) or groups,
+                   monsters=monsters or plan.monsters)
+
+
+class Evaluator:
+    """The targets' headline numbers of a candidate, measured on a content copy."""
+
+    def __init__(self, folder: Path, spec: BalanceSpec, plan, targets):
+        self.folder, self.spec, self.plan, self.targets = Path(folder), spec, plan, targets
+        self.tmp = tempfile.TemporaryDirectory(prefix="zonesim-balance-")
+        self.count = 0
+
+    def metrics(self, values: dict) -> dict:
+        """``{metric: Measured}`` of the content with the knobs at ``values`` (by label)."""
+        from sim.content import load_content
+
+        changed = {k: values[k.label] for k in self.spec.knobs if values[k.label] != k.base}
+        self.count += 1
+        folder = with_values(self.folder, Path(self.tmp.name) / f"c{self.count}", changed) if changed else self.folder
+        wanted = {t.metric for t in self.targets}
+        return {m.name: m for m in measure(load_content(folder), self.plan) if m.name in wanted}
+
+
+def interval(measured) -> list:
+    """The 95% Student t interval of a headline number over its batches."""
+    b = measured.batches[np.isfinite(measured.batches)]
+    if b.size < 2:
+        return [math.nan, math.nan]
+    half = t975(b.size - 1) * float(b.std(ddof=1)) / math.sqrt(b.size)
+    return [measured.value - half, measured.value + half]
+
+
+def search(spec: BalanceSpec, evaluator: Evaluator, storage: str, *, resume: bool, on_progress=None) -> list:
+    """The measured candidates of the study in ``storage`` (module doc), ``spec.budget`` of them."""
+    import optuna
+    from optuna.distributions import IntDistribution
+    from optuna.trial import TrialState
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    knobs = spec.knobs
+    grids = {k.label: k.grid() for k in knobs}
+    space = {k.label: IntDistribution(0, len(grids[k.label]) - 1) for k in knobs}
+    study = optuna.create_study(study_name="balance", storage=storage, directions=["minimize"] * 3,
+                                load_if_exists=resume)
+    own = {k.label: grids[k.label].index(k.base) for k in knobs}
+    probes = [{**own, k.label: grids[k.label].index(bound)} for k in knobs for bound in (k.low, k.high)
+              if bound != k.base]
+    targets = evaluator.targets
+
+    def evaluate(trial):
+        values = {label: grids[label][trial.params[label]] for label in space}
+        metrics = evaluator.metrics(values)
+        point = {name: m.value for name, m in metrics.items()}
+        trial.set_user_attr("values", point)
+        study.tell(trial, list(objectives(targets, knobs, values, point)))
+
+    for cut in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):  # a run cut short: proposed again
+        study.tell(cut.number, state=TrialState.FAIL)
+    while (done := len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))) < spec.budget:
+        if on_progress:
+            on_progress(done, spec.budget, f"candidate {done + 1}")
+        if done < len(probes) and not study.get_trials(deepcopy=False, states=(TrialState.WAITING,)):
+            study.enqueue_trial(probes[done])
+        study.sampler = optuna.samplers.TPESampler(seed=spec.seed * 1_000_003 + done, multivariate=True,
+                                                   n_startup_trials=len(probes) + 5)
+        evaluate(study.ask(space))
+    if on_progress:
+        on_progress(spec.budget, spec.budget, "searched")
+    out = []
+    for n, t in enumerate(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)), 1):  # a cut one: no number
+        values = {label: grids[label][t.params[label]] for label in space}
+        changes = {k.label: values[k.label] for k in knobs if values[k.label] != k.base}
+        out.append(Candidate(n, changes, t.user_attrs["values"], t.values[0], t.values[2]))
+    return out
+
+
+def pareto(candidates: list, baseline_distance: float) -> list:
+    """The candidates no other beats on distance, changes and move together that come
+    closer than the baseline, one per set of changes, in the order measured."""
+    def key(c):
+        return (c.distance, len(c.changes), c.moved)
+
+    front = [c for c in candidates if c.distance < baseline_distance
+             and not any(all(a <= b for a, b in zip(key(o), key(c))) and key(o) != key(c) for o in candidates)]
+    unique = {tuple(sorted(c.changes.items())): c for c in sorted(front, key=lambda c: c.number, reverse=True)}
+    return sorted(unique.values(), key=lambda c: c.number)
+
+
+def simplify(candidate: Candidate, evaluator: "Evaluator", knobs) -> Candidate:
+    """``candidate`` with every change put back that it does not need: each changed knob,
+    the smallest move first, goes back to its own value when the targets come no further
+    from their bands without it (on the search's dice: a knob with no effect changes no
+    number at all)."""
+    by_label = {k.label: k for k in knobs}
+    own = {k.label: k.base for k in knobs}
+    changes, point, distance = dict(candidate.changes), candidate.values, candidate.distance
+    for label in sorted(candidate.changes, key=lambda lab: (by_label[lab].move(candidate.changes[lab]), lab)):
+        kept = {lab: v for lab, v in changes.items() if lab != label}
+        values = {**own, **kept}
+        trial = {n: m.value for n, m in evaluator.metrics(values).items()}
+        d = objectives(evaluator.targets, knobs, values, trial)[0]
+        if d <= distance:
+            changes, point, distance = kept, trial, d
+    return Candidate(candidate.number, changes, point, distance,
+                     sum(by_label[lab].move(v) for lab, v in changes.items()))
+
+
+def ranked(candidates: list, targets) -> list:
+    """One per set of changes: the fewest targets outside their bands first, then the
+    fewest changes, the closest, the smallest move."""
+    unique = {tuple(sorted(c.changes.items())): c for c in sorted(candidates, key=lambda c: c.number, reverse=True)}
+
+    def unmet(c):
+        return sum(not t.met(c.values[t.metric]) for t in targets)
+
+    return sorted(unique.values(), key=lambda c: (unmet(c), len(c.changes), c.distance, c.moved, c.number))
+
+
+@dataclass
+class BalanceResult:
+    """The baseline and the proposals, each target re-measured at the full counts on fresh dice."""
+
+    spec: BalanceSpec
+    folder: Path
+    targets: list
+    baseline: dict  # metric -> {"value", "ci95", "met"} (fresh dice)
+    proposals: list  # {"changes": {label: [from, to]}, "targets": {metric: {...}}, "met", "distance"}
+    candidates: int
+    seed: int
+    elapsed_s: float
+    search_s: float  # of which the search (the rest: putting needless changes back, measuring again)
+    quick: bool = False  # the proposals were measured again at the quick counts
+
+    def baseline_met(self) -> int:
+        return sum(v["met"] for v in self.baseline.values())
+
+    def to_json(self) -> dict:
+        """The JSON of ``zonesim balance --json`` and ``balance.json`` (docs: JSON contracts)."""
+        from sim.run.results import json_safe
+
+        return json_safe({"balance": str(self.spec.path), "content": str(self.folder), "seed": self.seed,
+                          "candidates": self.candidates, "quick": self.quick, "elapsed_s": self.elapsed_s,
+                          "search_s": self.search_s,
+                          "targets": [{"metric": t.metric, "band": [t.low, t.high], "weight": t.weight}
+                                      for t in self.targets],
+                          "baseline": {"targets": self.baseline, "met": self.baseline_met()},
+                          "proposals": self.proposals})
+
+
+def remeasure(evaluator: Evaluator, values: dict) -> dict:
+    """``{metric: {"value", "ci95", "met"}}`` of the targets at ``values``."""
+    metrics = evaluator.metrics(values)
+    return {t.metric: {"value": metrics[t.metric].value, "ci95": interval(metrics[t.metric]),
+                       "met": t.met(metrics[t.metric].value)} for t in evaluator.targets}
+
+
+def solve(folder: Path, spec: BalanceSpec, targets: list, search_plan, full_plan, storage: str, *, resume=False,
+          quick=False, on_progress=None) -> BalanceResult:
+    """Search, then measure the baseline and the best proposals again on fresh dice
+    (module doc); ``targets``: the spec's, matched to headline numbers (``BalanceSpec.expand``)."""
+    started = time.perf_counter()
+    search_plan, full_plan = plan_for(search_plan, targets), plan_for(full_plan, targets)
+    own = {k.label: k.base for k in spec.knobs}
+    searcher = Evaluator(folder, spec, search_plan, targets)
+    baseline_point = {n: m.value for n, m in searcher.metrics(own).items()}
+    baseline_distance = objectives(targets, spec.knobs, own, baseline_point)[0]
+    searched = search(spec, searcher, storage, resume=resume, on_progress=on_progress)
+    search_s = time.perf_counter() - started
+    front = pareto(searched, baseline_distance)
+    found = ranked([simplify(c, searcher, spec.knobs) for c in front[:SIMPLIFIED]], targets)
+    fresh = Evaluator(folder, spec, replace(full_plan, seed=full_plan.seed + FRESH_DICE), targets)
+    baseline = remeasure(fresh, own)
+    proposals = []
+    for c in found[:PROPOSALS]:
+        measured = remeasure(fresh, {**own, **c.changes})
+        by_label = {k.label: k for k in spec.knobs}
+        proposals.append({"candidate": c.number, "changed": len(c.changes),
+                          "changes": {label: [by_label[label].base, v] for label, v in c.changes.items()},
+                          "targets": measured, "met": sum(v["met"] for v in measured.values()),
+                          "distance": sum(t.weight * t.distance(measured[t.metric]["value"]) for t in targets)})
+    return BalanceResult(spec, Path(folder), targets, baseline, proposals, spec.budget, search_plan.seed,
+                         time.perf_counter() - started, search_s, quick=quick)
