@@ -1,0 +1,1 @@
+"""The balance solver (``zonesim balance``): the balance file (``spec``) and the search (``solve``)."""
