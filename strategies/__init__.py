@@ -48,7 +48,8 @@ FAMILIES = {
     "duel": FIGHT,
     "journey": Family("strategies.journey:JourneyStrategy", {
         "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
-        "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL"}),
+        "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL",
+        "hunter": "strategies.journey:HUNTER"}),
     "skirmish": Family("strategies.skirmish:SkirmishStrategy", {
         "hold": "strategies.skirmish:HOLD", "kite": "strategies.skirmish:KITE", "rush": "strategies.skirmish:RUSH"}),
     "stalkeriada": Family("strategies.stalkeriada:StalkeriadaStrategy", {

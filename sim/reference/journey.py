@@ -1,9 +1,9 @@
-"""Reference journeys: the slow and obvious reading of docs/journey-resolution.md.
+"""Reference journeys: the slow and obvious reading of docs/rules/journey-resolution.md.
 
 A journey is one campaign of `days` days over the Zone hex map (rules Z-06,
-Z-08..Z-13, Z-25..Z-30, Z-33..Z-42, K-01..K-08 of RULES.md): the stalker walks from
+Z-08..Z-13, Z-25..Z-30, Z-33..Z-42, K-01..K-08 of the rule catalogue, docs/rules/index.md): the stalker walks from
 the start base to each order's destination in turn, an event is drawn on every
-hex entered, fights are the fights of docs/fight-resolution.md (reused from
+hex entered, fights are the fights of docs/rules/fight-resolution.md (reused from
 ``sim.reference.fight``) with streams that continue across the whole trial and
 hp / items that persist; at bases he sells trophies and artefacts and rebuys
 his starting kit from finite decks, and at each day's end the asset limit
@@ -407,13 +407,13 @@ def location_hexes(content: dict) -> set:
 # --------------------------------------------------------------------------
 
 
-def hex_weight(content: dict, h, danger_weight: int) -> int:
-    """wt(h) = cost(h) + danger_weight * danger(h): what entering h weighs."""
+def hex_weight(content: dict, h, danger_weight: int, seek_danger: int = 0) -> int:
+    """wt(h) = cost(h) + danger_weight * |danger(h) - seek_danger|: what entering h weighs."""
     m = content["map"]
-    return m["cost"][h] + danger_weight * m["danger"][h]
+    return m["cost"][h] + danger_weight * abs(m["danger"][h] - seek_danger)
 
 
-def route_tables(content: dict, danger_weight: int):
+def route_tables(content: dict, danger_weight: int, seek_danger: int = 0):
     """(dist, next_hop), both dicts keyed [goal][hex].
 
     dist[g][h]: the least total weight of the hexes entered on a path from h to
@@ -426,7 +426,7 @@ def route_tables(content: dict, danger_weight: int):
         raise ValueError(f"danger_weight must be a non-negative int, got {danger_weight!r}")
     m = content["map"]
     nbrs = m["neighbours"]
-    wt = {h: hex_weight(content, h, danger_weight) for h in m["hexes"]}
+    wt = {h: hex_weight(content, h, danger_weight, seek_danger) for h in m["hexes"]}
     # into[n] = the hexes h that have n as a neighbour (who may step into n).
     into = {h: [] for h in m["hexes"]}
     for h in m["hexes"]:
@@ -652,7 +652,7 @@ def _check_strategy(strategy: dict) -> None:
 
 
 # --------------------------------------------------------------------------
-# One fight on a given state and given streams (docs/fight-resolution.md "One fight")
+# One fight on a given state and given streams (docs/rules/fight-resolution.md "One fight")
 # --------------------------------------------------------------------------
 
 
@@ -1463,13 +1463,13 @@ def simulate_journey(content: dict, loadout: dict, strategy: dict, days: int, se
     and "spent" (G), and stage G's "orders_held", "wealth" and "reach_day" (see the
     module docstring for extra keys).
 
-    ``tables`` = route_tables(content, strategy["danger_weight"]) may be passed
+    ``tables`` = route_tables(content, strategy["danger_weight"], strategy.get("seek_danger", 0)) may be passed
     to skip recomputing them.
     """
     _check_loadout(content, loadout)
     _check_strategy(strategy)
     if tables is None:
-        tables = route_tables(content, strategy["danger_weight"])
+        tables = route_tables(content, strategy["danger_weight"], strategy.get("seek_danger", 0))
     return _Trial(content, loadout, strategy, days, seed, trial, tables).run()
 
 
@@ -1487,7 +1487,7 @@ def run_journeys(content: dict, loadout: dict, strategy: dict, days: int, seed: 
     "purchases" ({item_id: cards bought}, summed, Z-40), "spent" (G paid in shops, summed)}.
     """
     _check_strategy(strategy)
-    tables = route_tables(content, strategy["danger_weight"])
+    tables = route_tables(content, strategy["danger_weight"], strategy.get("seek_danger", 0))
     out = {
         "n_trials": n_trials,
         "counts": {"completed": 0, "survived": 0},

@@ -37,7 +37,14 @@ def location_hexes(hexmap, radius):
     return flags
 
 
-def map_arrays(hexmap, danger_weight, shops=None, location_radius=0):
+def route_weight(cost, danger, danger_weight, seek_danger=0):
+    """Z-39: what entering each hex weighs on a route: its cost and
+    ``danger_weight`` steps per danger level away from ``seek_danger`` (0: he
+    walks around danger; higher: a trophy hunter walks toward that level)."""
+    return cost + danger_weight * np.abs(danger - seek_danger)
+
+
+def map_arrays(hexmap, danger_weight, shops=None, location_radius=0, seek_danger=0):
     """Flat per-hex cost, Epicentre flag, danger, the shop of each hex (-1: none;
     a base trades only if ``shops`` lists it, Z-40), the location flag (Z-29) and
     the next-hop table (Z-35, Z-26, Z-39)."""
@@ -49,7 +56,7 @@ def map_arrays(hexmap, danger_weight, shops=None, location_radius=0):
         is_base[_hex_index(hexmap, base.at)] = 1
         if shops is not None and base.id in shops:
             base_of_hex[_hex_index(hexmap, base.at)] = b
-    hop, dist = next_hops(hexmap.neighbour_table(), cost + danger_weight * danger)
+    hop, dist = next_hops(hexmap.neighbour_table(), route_weight(cost, danger, danger_weight, seek_danger))
     location = location_hexes(hexmap, location_radius) if hexmap.sites else np.zeros(n_hex, np.int64)
     return (cost, epicentre, danger, base_of_hex, is_base, location), hop, dist
 
@@ -211,15 +218,15 @@ class JourneyResult:
 _PREPARED = {}
 
 
-def _prepared(content: Content, danger_weight):
-    """The journey content and its map arrays for one ``danger_weight``, read
+def _prepared(content: Content, danger_weight, seek_danger=0):
+    """The journey content and its map arrays for one route weighting (Z-39), read
     once per content folder state (its files' digest) so that runs of many
     loadouts (item values, loadout sweeps) pay for them once."""
-    key = (str(content.directory), content.digest, danger_weight)
+    key = (str(content.directory), content.digest, danger_weight, seek_danger)
     if key not in _PREPARED:
         journey = load_journey(content)
         _PREPARED[key] = journey, map_arrays(journey.hexmap, danger_weight, journey.settings["shops"],
-                                             journey.settings.get("location_radius", 0))
+                                             journey.settings.get("location_radius", 0), seek_danger)
     return _PREPARED[key]
 
 
@@ -238,7 +245,7 @@ class _Inputs:
 
 def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrategy, days) -> _Inputs:
     """Compile the scenario for ``J.run_journeys``: everything but the seed and the trial range."""
-    journey, (hexes, hop, dist) = _prepared(content, strategy.danger_weight)
+    journey, (hexes, hop, dist) = _prepared(content, strategy.danger_weight, strategy.seek_danger)
     hexmap = journey.hexmap
     fight = strategies.get(strategy.fight)
     max_group = journey.settings["max_group"]

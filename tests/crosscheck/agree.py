@@ -46,7 +46,7 @@ def journeys_agree(content, ref_content, loadout: dict, strategy: dict, days, se
     kernel = simulate_journey(content, loadout_from_dict(loadout),
                               JourneyStrategy("crosscheck", "", strategy["fight"], strategy["danger_weight"],
                                               strategy["recover_loot"], strategy.get("order_choice", "listed"),
-                                              strategy.get("restock", True)),
+                                              strategy.get("restock", True), strategy.get("seek_danger", 0)),
                               days=days, trials=n, seed=seed)
     reference = journey_ref.run_journeys(ref_content, loadout, strategy, days, seed, n)
     assert int(kernel.counts[0]) == reference["counts"]["completed"]

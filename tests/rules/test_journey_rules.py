@@ -108,6 +108,20 @@ def test_danger_weight_moves_traffic_off_dangerous_hexes(content):
     assert mean_danger(safe) < mean_danger(fast)
 
 
+def test_z39_hunter_walks_toward_his_danger_level(content):
+    """Z-39: the route weighs each danger level away from ``seek_danger``: the
+    hunter's steps sit nearer level 3 than the tactician's (fewest steps) and
+    the cautious stalker's (around danger), and he meets more fights per hex."""
+    loadout = Loadout(weapon="ak47", body="vest")
+    runs = {name: journeys(content, loadout, strategies.get(name, mode="journey"), n=1000)
+            for name in ("hunter", "tactician", "cautious")}
+    level = load_journey(content).hexmap.danger
+    off_level = {k: (r.traffic * abs(level - 3)).sum() / r.traffic.sum() for k, r in runs.items()}
+    assert off_level["hunter"] < min(off_level["tactician"], off_level["cautious"]) - 0.2
+    kills_per_hex = {k: r.sums[2] / r.traffic.sum() for k, r in runs.items()}
+    assert kills_per_hex["hunter"] > kills_per_hex["cautious"]
+
+
 def test_journey_cli_json_and_out(tmp_path):
     proc = zonesim("journey", "--weapon", "ak47", "--stims", "stimulator:2", "--trials", "5000", "--days", "20",
                    "--json", "--out", tmp_path / "out")
