@@ -91,11 +91,11 @@ def report(
     _save_content(game.directory, out / "content")
     elapsed = time.perf_counter() - start
     header = {"title": "zonesim balance report" + (" (quick draft)" if quick else ""),
-              "intro": (f"Content {game.directory} (hash {game.digest[:12]}), seed {study.settings['seed']}, "
-                        f"{'quick' if quick else 'full'} trial counts of report.toml; {elapsed:.0f} s on "
-                        f"{_cores()} cores. Numbers come with 95% intervals; figures name the assumed [A] "
-                        "values they rest on (`zonesim validate` lists them all).")}
-    look, findings = first_look(sections, study)
+              "intro": (f"Content: {_content_label(game)} (hash {game.digest[:12]}; a copy is in `content/`), "
+                        f"seed {study.settings['seed']}, {'quick' if quick else 'full'} trial counts of report.toml "
+                        "(run times are in `manifest.json`). Numbers come with 95% intervals; figures name the "
+                        "assumed [A] values they rest on (`zonesim validate` lists them all).")}
+    look, findings = first_look(sections, study, game.display_names())
     md, html = write_report(out, [look, *sections], header)
     write_json(out / "findings.json", [f.to_json() for f in findings])
     write_json(out / "manifest.json", manifest(
@@ -124,7 +124,9 @@ def _save_content(source: Path, target: Path):
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("*.partial"))
 
 
-def _cores():
-    import numba
+def _content_label(game):
+    """The content folder for people: "the shipped default", or its folder name (no machine path)."""
+    from sim.content import DEFAULT_DIR
 
-    return numba.get_num_threads()
+    return "the shipped default" if Path(game.directory).resolve() == DEFAULT_DIR.resolve() else \
+        f"`{Path(game.directory).name}`"

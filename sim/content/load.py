@@ -59,6 +59,10 @@ class Content:
         return _restore, (self.directory, _files(Path(self.directory)),
                           {i: dict(e.fields) for i, e in self.items.items()})
 
+    def display_names(self) -> dict:
+        """Every item's and monster's name for people (``name``, or its id), by id."""
+        return {e.id: e.name for group in (self.items, self.monsters) for e in group.values()}
+
     def family(self, family):
         """The items of one family (``firearms``, ``healing``, ...) in file order."""
         return [e for e in self.items.values() if e.family == family]

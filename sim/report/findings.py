@@ -50,11 +50,12 @@ def _pct(v):
     return f"{100 * v:.0f}%"
 
 
-def price_findings(items, factor, context, section, elsewhere=None) -> list:
+def price_findings(items, factor, context, section, elsewhere=None, names=None) -> list:
     """Cards whose price lies outside their value interval by more than ``factor``,
     either way; the cards worth under 1 G (the whole interval) in one finding.
     ``elsewhere``: ``{card: sentence}`` said after a card's finding (what it is worth
-    under the other objectives)."""
+    under the other objectives); ``names``: the cards' display names by id."""
+    name = (names or {}).get
     out, nothing = [], []
     for row in items:
         if row["value_g"] is None or row["verdict"] not in ("over-priced", "under-priced"):
@@ -66,46 +67,46 @@ def price_findings(items, factor, context, section, elsewhere=None) -> list:
             continue
         over, under = price / high, low / price
         if over > factor:
-            kind, size, how = "over_priced", over, f"{over:,.1f} times its value"
+            kind, size, how = "over_priced", over, f"over {over:,.1f}×"
         elif under > factor:
-            kind, size, how = "under_priced", under, f"{1 / under:.2f} of its value"
+            kind, size, how = "under_priced", under, f"under {1 / under:.2f}×"
         else:
             continue
         out.append(Finding(kind, row["item"], "value_g", row["value_g"], (low, high), context, section,
-                           f"**{row['item']}** costs {_g(price)} and is worth {_g(row['value_g'])} "
-                           f"[{_g(low)}, {_g(high)}]: it sells at {how}."
+                           f"**{name(row['item'], row['item'])}** is priced at {_g(price)}, {how} its value of "
+                           f"{_g(row['value_g'])} [{_g(low)}, {_g(high)}]."
                            + (f" {elsewhere[row['item']]}" if elsewhere and row["item"] in elsewhere else ""),
                            size / factor))
     if nothing:
         nothing.sort(key=lambda r: -r["price"])
-        names = ", ".join(f"{r['item']} ({_g(r['price'])})" for r in nothing)
+        listed = ", ".join(f"{name(r['item'], r['item'])} ({_g(r['price'])})" for r in nothing)
         out.append(Finding("worth_nothing", ", ".join(r["item"] for r in nothing), "value_g", 0.0,
                            (0.0, max(r["value_g_ci95"][1] for r in nothing)), context, section,
                            f"{len(nothing)} card{'s' * (len(nothing) > 1)} worth under 1 G here, yet priced: "
-                           f"**{names}**.", nothing[0]["price"] / factor))
+                           f"**{listed}**.", nothing[0]["price"] / factor))
     return out
 
 
-def no_use_finding(cards_by_context: dict, section: str) -> list:
+def no_use_finding(cards_by_context: dict, section: str, names=None) -> list:
     """Cards of no use in every context the report values them in."""
     contexts = list(cards_by_context)
     if not contexts:
         return []
     idle = set.intersection(*(set(v) for v in cards_by_context.values()))
     return [Finding("no_use", card, "verdict", 0.0, (0.0, 0.0), "; ".join(contexts), section,
-                    f"**{card}** changes nothing in any context the report values cards in ({'; '.join(contexts)}).",
-                    1.0) for card in sorted(idle)]
+                    f"**{(names or {}).get(card, card)}** changes nothing in any context the report values "
+                    "cards in.", 1.0) for card in sorted(idle)]
 
 
-def monster_findings(rows, kill_share, context, section) -> list:
+def monster_findings(rows, kill_share, context, section, names=None) -> list:
     """Monsters that kill more than ``kill_share`` of a tier's stalkers (``rows``: monster, tier,
-    p_survive, ci_low, ci_high)."""
+    p_survive, ci_low, ci_high; ``names``: display names by id)."""
     out = []
     for r in rows:
         death, low, high = 1 - r["p_survive"], 1 - r["ci_high"], 1 - r["ci_low"]
         if death > kill_share:
             out.append(Finding("deadly_monster", f"{r['monster']} vs {r['tier']}", "p_death", death, (low, high),
-                               context, section, f"A **{r['monster']}** kills {_pct(death)} [{_pct(low)}, "
+                               context, section, f"A **{(names or {}).get(r['monster'], r['monster'])}** kills {_pct(death)} [{_pct(low)}, "
                                f"{_pct(high)}] of **{r['tier']}** stalkers in a fight to the end.",
                                death / kill_share))
     return out

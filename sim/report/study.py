@@ -139,7 +139,7 @@ def fights_step(content, study, out):
                           "price (G)": [l.cost(content) for l in study.tiers.values()]}), "The tiers")
     s.image("charts/fights_heatmap.png", provenance)
     s.findings += monster_findings(rows, study.findings["kill_share"], f"one fight to the end, {n:,} fights, seed "
-                                   f"{seed}, {strategy.name}", s.title)
+                                   f"{seed}, {strategy.name}", s.title, content.display_names())
     return s
 
 
@@ -285,7 +285,8 @@ def economy_step(content, study, out):
     ctx = result.context
     s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns of "
                                  f"economy.toml under the {ctx.objective.name} objective, {ctx.trials:,} campaigns "
-                                 f"a kit, seed {ctx.seed}", s.title, other_objectives(by_objective))
+                                 f"a kit, seed {ctx.seed}", s.title, other_objectives(by_objective),
+                                 content.display_names())
     s.idle["the journey campaigns"] = _idle(result)
     return s
 
@@ -543,8 +544,13 @@ def stalkeriada_step(content, study, out):
            "S-21), so the money in a game is bounded; the visa's price (stalkeriada.toml) against the loot prices "
            "sets whether anyone can finish. `zonesim tune --mode stalkeriada --objective target-finish=0.5` finds "
            "the visa price (or, with `--move loot`, the loot prices) at which half the games have a winner.")
-    s.table(table.per_player().select("strategy", "mean_place", "p_last").join(
-        wins.select("strategy", "win_rate", "ci_low", "ci_high"), on="strategy", how="left"),
+    shown = table.per_player().select("strategy", "mean_place", "p_last").join(
+        wins.select("strategy", "win_rate", "ci_low", "ci_high"), on="strategy", how="left")
+    s.table(shown.select(pl.col("strategy").alias("Strategy"),
+                         pl.format("{}% [{}%, {}%]", *(pl.col(c).mul(100).round(1) for c in
+                                                       ("win_rate", "ci_low", "ci_high"))).alias("Won (95% interval)"),
+                         pl.col("mean_place").round(2).alias("Mean place"),
+                         pl.col("p_last").mul(100).round(1).alias("Placed last (%)")),
         f"The full table: finished first (win rate), mean place (S-05: by finishing order, then by money at the cap) "
         f"and the share placed last · {table.games:,} games, seed {seed}")
     full_table = f"the full table ({', '.join(names)}), {table.games:,} games, every seat order, seed {seed}"
@@ -650,15 +656,16 @@ SHOWN = 12
 """Findings listed open in the first section; the rest are folded under them."""
 
 
-def first_look(sections, study) -> tuple[Section, list]:
+def first_look(sections, study, names=None) -> tuple[Section, list]:
     """"What to look at first": every step's findings and the cards of no use in
-    every context, ranked (``sim.report.findings``), each linked to its section."""
+    every context, ranked (``sim.report.findings``), each linked to its section.
+    Each context is stated once, lettered; a finding names its letter."""
     from sim.report.findings import no_use_finding, rank
     from sim.report.html import slug
 
     idle = {context: cards for s in sections for context, cards in s.idle.items()}
     home = next((s.title for s in sections if s.idle), "")
-    found = rank([f for s in sections for f in s.findings] + no_use_finding(idle, home))
+    found = rank([f for s in sections for f in s.findings] + no_use_finding(idle, home, names))
     s = Section("What to look at first")
     t = study.findings
     s.text(f"The findings of this report, largest first, each from the numbers of the section it links to: cards "
@@ -669,7 +676,11 @@ def first_look(sections, study) -> tuple[Section, list]:
            f"strategies that win every matchup or almost none ({REPORT_FILE} `[findings]`). Within a kind they "
            "rank by how far past its threshold each lies; the kinds take turns, the largest first. Brackets are "
            "95% intervals; `findings.json` holds the same list.")
-    lines = [f"{k}. {f.sentence} ({f.context}; [evidence](#{slug(f.section)}))" for k, f in enumerate(found, 1)]
+    letters = {c: chr(ord("A") + k) for k, c in enumerate(dict.fromkeys(f.context for f in found))}
+    if letters:
+        s.text("Measured in: " + "; ".join(f"**({letter})** {c}" for c, letter in letters.items()) + ".")
+    lines = [f"{k}. {f.sentence} ({letters[f.context]}; [evidence](#{slug(f.section)}))"
+             for k, f in enumerate(found, 1)]
     if not found:
         s.text("Nothing crosses a threshold.")
     s.text("\n".join(lines[:SHOWN]))
@@ -697,7 +708,6 @@ def write_report(out: Path, sections, header: dict) -> tuple[Path, Path]:
             else:
                 _, path, caption = block
                 md.append(f"![chart: {Path(path).stem.replace('_', ' ')}]({path})\n\n*{caption}*\n")
-        md.append(f"<sub>{s.elapsed_s:.1f} s</sub>\n")
     text = "\n".join(md)
     md_path = atomic_write(out / "report.md", lambda p: p.write_text(text, encoding="utf-8"))
     page = render(text, out, header["title"])

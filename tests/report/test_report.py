@@ -81,6 +81,25 @@ def test_findings_json_holds_the_ranked_findings_of_the_first_section(quick):
     assert {f["section"] for f in findings} <= titles
 
 
+def test_the_first_screen_speaks_the_designers_words(quick):
+    """The first 12 findings name cards and monsters by their display names,
+    state each context once (lettered), and the body holds no machine path or timing."""
+    import re
+
+    from sim.content import DEFAULT_DIR, load_content
+
+    renamed = {i: n for i, n in load_content().display_names().items() if n != i}
+    md = (quick / "report.md").read_text()
+    first = md.split("## What to look at first", 1)[1].split("\n## ", 1)[0]
+    shown = [line for line in first.splitlines() if re.match(r"\d+\. ", line)][:12]
+    assert len(shown) == 12
+    for line in shown:
+        assert not [i for i in renamed if re.search(rf"\b{re.escape(i)}\b", line)], line
+    contexts = {f["context"] for f in json.loads((quick / "findings.json").read_text())}
+    assert all(first.count(c) == 1 for c in contexts), contexts
+    assert str(DEFAULT_DIR) not in md and "<sub>" not in md and " s on " not in md
+
+
 @pytest.mark.browser
 def test_the_page_shows_every_chart_with_the_png_files_gone(quick, browser, tmp_path):
     """A designer mails report.html alone: in a real browser, from a folder with no
