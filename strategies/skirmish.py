@@ -1,5 +1,5 @@
 """Skirmish strategies: ``beast`` (every monster) and the stalkers' ``hold``,
-``kite`` and ``rush`` (docs/skirmish-resolution.md, "Built-in strategies").
+``kite`` and ``rush`` (docs/rules/skirmish-resolution.md, "Built-in strategies").
 
 A skirmish strategy is one ``@njit`` function with the signature
 ``sim.kernels.skirmish.DECISION``: ``decide(g, i) -> code``. When

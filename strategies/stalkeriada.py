@@ -3,7 +3,7 @@
 A Stalkeriada strategy is one ``@njit`` function with the signature
 ``sim.kernels.stalkeriada.DECISION``: ``decide(kind, seat, g, params) -> int``,
 where ``kind`` is ``D_FENCE``, ``D_SLIDE``, ``D_BUY``, ``D_SELL``, ``D_JELLY`` or
-``D_STEP`` and ``g`` the game state (docs/stalkeriada-resolution.md, "Decisions").
+``D_STEP`` and ``g`` the game state (docs/rules/stalkeriada-resolution.md, "Decisions").
 
 The planner (docs "The built-in strategy family") buys its kit in the order
 pliers, nuts, OZK while money stays above a reserve; picks the fence cell most

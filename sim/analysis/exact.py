@@ -3,7 +3,7 @@
 Scope: one stalker vs ONE monster, firearm only (no explosives), stimulators
 used only at death checks with the fighter's rescue rule (Z-08, Z-31), an
 optional escape roll before the first round (Z-33) and the max-rounds draw
-(Z-38). Rules: ``RULES.md``; the resolution order is ``sim.kernels.fight``.
+(Z-38). Rules: the rule catalogue, ``docs/rules/index.md``; the resolution order is ``sim.kernels.fight``.
 
 The transient state is (stalker hp, monster hp, stimulator counts left). The
 probability distribution over it is pushed forward round by round with numpy

@@ -78,9 +78,6 @@ Chunk = Annotated[int, typer.Option(min=1, help="Trials per chunk: a checkpoint 
 ContentDir = Annotated[Optional[Path], typer.Option("--content", help="Content folder to use instead of the shipped "
                                                                       "default.")]
 
-CONTENT_OPTION = typer.Option(None, "--content", help="Content folder to use instead of the shipped default.")
-THREADS = typer.Option(None, help="Threads to use (default: all cores); results do not depend on it.")
-
 
 def ids(text: str) -> tuple:
     """``"a,b"`` as ``("a", "b")``."""

@@ -33,7 +33,6 @@ METRICS = {
     "fight_survival": "the mean of the fight survival matrix (every monster x every tier)",
     "stalkeriada_no_winner": "the share of Stalkeriada games without a winner (full table, every seat order)",
 }
-DEFAULT_METRIC = "journey_finish"
 NOT_SWUNG = ("price",)  # prices are tune's business
 SPREAD = 0.25
 

@@ -1,6 +1,6 @@
 """Skirmish content (``skirmish.toml``) and the setup of one tactical skirmish:
 the hex arena, the party and the monsters as plain numbers
-(RULES A-01..A-07, M-01..M-08; contract ``docs/skirmish-resolution.md``).
+(RULES A-01..A-07, M-01..M-08; contract ``docs/rules/skirmish-resolution.md``).
 ``ContentError`` names the file, the table and the field."""
 
 from __future__ import annotations

@@ -60,7 +60,6 @@ from sim.economy.shop import SCREEN_BATCHES, contenders, mean_outcome, plausible
 from sim.run.results import json_safe
 
 TIE = 1e-12  # relative: selection means that differ by less are equal (float rounding)
-VERDICTS = ("under-priced", "fair", "over-priced", "worth nothing here", "no use here", "not valued")
 
 
 def expand_factor(batches: int) -> float:

@@ -1,5 +1,5 @@
 """Tactical skirmishes on a hex arena (RULES A-01..A-07, M-01..M-08), exactly as
-docs/skirmish-resolution.md.
+docs/rules/skirmish-resolution.md.
 
 A skirmish lives in one ``int64`` array ``g``: a header (``H_*``: the arena's
 size, the round, the acting fighter's turn state, the rules' numbers ``H_R_*``),

@@ -1,4 +1,4 @@
-"""Whole Stalkeriada games (RULES S-01..S-24), exactly as docs/stalkeriada-resolution.md.
+"""Whole Stalkeriada games (RULES S-01..S-24), exactly as docs/rules/stalkeriada-resolution.md.
 
 A game lives in one ``int64`` array ``g``: a header (``H_*``), then blocks whose
 offsets the header holds (``H_O_*``): tiles, face-up flags, who stands on each

@@ -1,7 +1,7 @@
-"""Reference fight resolution: the slow and obvious reading of docs/fight-resolution.md.
+"""Reference fight resolution: the slow and obvious reading of docs/rules/fight-resolution.md.
 
 One fight is a stalker against a list of monsters (rules Z-08, Z-15..Z-24,
-Z-31..Z-33, Z-37, Z-38 of RULES.md).  Everything here is plain Python on
+Z-31..Z-33, Z-37, Z-38 of the rule catalogue, docs/rules/index.md).  Everything here is plain Python on
 Python ints (stdlib only); it exists to cross-check the fast kernel trial by
 trial, so the dice are drawn from each random stream in exactly the order the
 spec gives:

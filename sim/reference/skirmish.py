@@ -1,13 +1,13 @@
-"""Reference skirmish: the slow and obvious reading of docs/skirmish-resolution.md.
+"""Reference skirmish: the slow and obvious reading of docs/rules/skirmish-resolution.md.
 
-One skirmish is a party of stalkers against monsters on a hex arena (RULES.md
+One skirmish is a party of stalkers against monsters on a hex arena (the rule catalogue,
 A-01..A-07 action points, M-01..M-08 hex movement with facing).  Plain Python
 on Python ints (the setup's numpy arrays are turned into lists at the start);
 it exists to cross-check the fast kernel skirmish for skirmish, so every random
 number is drawn from its stream in exactly the order the contract gives.
 
 Random streams of a skirmish (the skirmish is the trial of
-docs/fight-resolution.md; stream key mix(mix(mix(seed) + (trial+1)*GOLDEN) +
+docs/rules/fight-resolution.md; stream key mix(mix(mix(seed) + (trial+1)*GOLDEN) +
 (purpose+1)*GOLDEN)):
 
 * fighter i = purpose i: its d6 dice (attack damage, 3d6 evade rolls, the dice

@@ -1,15 +1,15 @@
-"""Reference Stalkeriada: the slow and obvious reading of docs/stalkeriada-resolution.md.
+"""Reference Stalkeriada: the slow and obvious reading of docs/rules/stalkeriada-resolution.md.
 
 One game is P stalkers (2 <= P <= 6) going round the City loop, over the fence
 and through the tile Zone; a stalker who buys the exit visa or wins it from the
 Golden Ball finishes and leaves, and the game goes on until all but one have
-finished or the round cap comes (RULES.md S-01..S-24; the contract decides where
+finished or the round cap comes (the rule catalogue's S-01..S-24; the contract decides where
 they differ).
 Plain Python on Python ints (stdlib only); it exists to cross-check the fast
 kernel game for game, so every random number is drawn from its stream in
 exactly the order the contract gives.
 
-Random streams of a game (the game is the trial of docs/fight-resolution.md:
+Random streams of a game (the game is the trial of docs/rules/fight-resolution.md:
 key base mix(mix(seed) + (game+1)*GOLDEN), stream key mix(base + (purpose+1)*GOLDEN)):
 
 * BOARD = purpose 0: whole words only, through ``pick`` (never dice): the fence

@@ -4,7 +4,7 @@ Contract (sim/cli/): ``encounter --json`` prints one JSON object; the same
 seed gives the same numbers on any thread count and chunk size; ``--out``
 writes a manifest, parquet tables and a PNG chart; every bad input ends with
 one ``zonesim: error:`` line on stderr and exit code 2, no traceback, and no
-file written. Rules: RULES.md Z-11, Z-18, Z-21, Z-31, Z-33, K-01..K-03.
+file written. Rules: Z-11, Z-18, Z-21, Z-31, Z-33, K-01..K-03.
 """
 
 from __future__ import annotations

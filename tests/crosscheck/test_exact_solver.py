@@ -1,6 +1,6 @@
 """Tests of the exact fight solver (sim.analysis.exact), named by rule id.
 
-Rules: RULES.md Z-08, Z-15, Z-23, Z-31, Z-33, Z-38; contract: docs/fight-resolution.md.
+Rules: Z-08, Z-15, Z-23, Z-31, Z-33, Z-38; contract: docs/rules/fight-resolution.md.
 The brute-force reference below enumerates every dice sequence and plays the
 fight literally, step by step, with its own rescue search.
 """

@@ -1,6 +1,6 @@
 """Tests of the plain-Python reference fight (sim.reference.fight) on its own.
 
-Each test is named by the rule id it checks (RULES.md) or by `rng` for the
+Each test is named by the rule id it checks (docs/rules/index.md) or by `rng` for the
 random-number contract of docs/fight-resolution.md.  Expected values are
 computed by hand or by independent expressions, never by the code under test.
 """

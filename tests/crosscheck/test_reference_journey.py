@@ -1,6 +1,6 @@
 """Tests of the plain-Python reference journey (sim.reference.journey) on its own.
 
-Each test is named by the rule id it checks (RULES.md) or by `rng` / `route` /
+Each test is named by the rule id it checks (docs/rules/index.md) or by `rng` / `route` /
 `aggregate` for the contract of docs/journey-resolution.md.  Small hand-made
 maps and journey files are written into tmp_path (a copy of the default
 content with journey.toml and the map replaced); expected values are computed

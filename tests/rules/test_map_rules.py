@@ -1,6 +1,6 @@
 """Tests of hex maps (``sim.content.maps``): terrain.toml, the default Zone map, validation.
 
-Rules: RULES.md Z-25 (jetpack budget for the base-link check), Z-26 (Epicentre),
+Rules: Z-25 (jetpack budget for the base-link check), Z-26 (Epicentre),
 Z-34 (base budget), Z-35 / Z-36 (terrain costs), Z-39 (danger), Z-40 (bases),
 Z-43 (the default map), "Content ids" (terrain ids).
 

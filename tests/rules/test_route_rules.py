@@ -1,6 +1,6 @@
 """Tests of the exact fewest-days route (``sim.analysis.route``).
 
-Rules: RULES.md Z-25 (movement items +1/+2/+3 steps, jetpack 9 in all), Z-26
+Rules: Z-25 (movement items +1/+2/+3 steps, jetpack 9 in all), Z-26
 (Epicentre hexes cost 5 and only base steps pay for them), Z-34 (a day's step
 budget, leftover steps lost), Z-35 (terrain costs; a move that does not fit
 waits), Z-36 (road hexes cost 1, along or onto the road).

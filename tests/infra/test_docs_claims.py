@@ -1,0 +1,64 @@
+"""The docs say what is true: every count they state, every project file they
+name, every output column (in the glossary) and every key of the report's JSON
+files (in the JSON reference). Each check is shown catching a planted error."""
+
+import json
+import re
+
+import polars as pl
+
+from tests.infra import docs_checks as checks
+
+GLOSSARY = (checks.ROOT / "docs" / "guide" / "glossary.md").read_text(encoding="utf-8")
+REPORT = checks.EXAMPLES / "report"
+
+
+def test_counts_in_prose_are_true():
+    texts, claims = checks.prose_texts(), checks.count_claims()
+    assert checks.stale_counts(texts, claims) == []
+    for pattern, _ in claims:  # a claim no text states any more is a check that cannot fail
+        assert any(re.search(pattern, t, re.IGNORECASE) for t in texts.values()), pattern
+
+
+def test_a_stale_count_is_caught():
+    planted = {"docs/x.md": "Every assumed number of the content (12) takes a minute; "
+                            "`notebooks/` holds four notebooks."}
+    assert len(checks.stale_counts(planted, checks.count_claims())) == 2
+
+
+def test_named_project_files_exist():
+    assert checks.missing_files({**checks.prose_texts(), **checks.code_texts()}) == []
+
+
+def test_a_missing_file_is_caught():
+    planted = {"README.md": "Rules are in RULES.md; see `docs/guide/nowhere.md` and `sim/content/default/items.toml`."}
+    assert checks.missing_files(planted) == ["README.md: RULES.md", "README.md: docs/guide/nowhere.md"]
+
+
+def test_every_output_column_is_in_the_glossary():
+    columns = checks.output_columns()
+    assert {"value_g", "p_last", "mean_place", "reservation_g", "value_g <tier>"} <= set(columns)
+    assert checks.undefined_columns(columns, GLOSSARY) == []
+
+
+def test_a_column_missing_from_the_glossary_is_caught(tmp_path):
+    pl.DataFrame({"value_g": [1.0], "value_g 1,000 G": [2.0], "mystery_share": [0.5]}).write_parquet(
+        tmp_path / "x.parquet")
+    assert checks.undefined_columns(checks.output_columns(tmp_path), GLOSSARY) == ["mystery_share"]
+
+
+def _keys(path):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return sorted({k for row in data for k in row} if isinstance(data, list) else data)
+
+
+def test_report_json_keys_are_documented():
+    section = checks.json_section("`zonesim report`")
+    assert checks.undocumented_keys(_keys(REPORT / "findings.json"), section) == []
+    assert checks.undocumented_keys(_keys(REPORT / "manifest.json"), section) == []
+    assert checks.undefined_columns(_keys(REPORT / "findings.json"), GLOSSARY) == []
+
+
+def test_an_undocumented_key_is_caught():
+    section = checks.json_section("`zonesim report`")
+    assert checks.undocumented_keys([*_keys(REPORT / "findings.json"), "surprise"], section) == ["surprise"]
