@@ -150,6 +150,7 @@ def _print(result, out):
         tiers = ", ".join(f"{t['tier']} {t['value_g']:,.0f}" for t in rows[item]["tiers"] if t["value_g"] is not None)
         fit = tier_fit(rows[item], result.prices[item], result.context.price_step)
         notes = ([f"too dear for the {' and '.join(fit['too_dear_for'])} buyers"] if fit["too_dear_for"] else []) + (
+            [f"of no use to the {' and '.join(fit['no_use_for'])} buyers"] if fit["no_use_for"] else []) + (
             [f"the tiers' values differ over {SPREAD:g}x: change the card, not its price"]
             if fit["change_the_card"] else [])
         console.print(f"  {line} (value at the new prices {low:,.0f}-{high:,.0f} G; by tier {tiers})"

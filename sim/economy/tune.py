@@ -127,15 +127,17 @@ SPREAD = 2.0  # tier values further apart than this factor: the card, not its pr
 
 def tier_fit(row, price, step) -> dict:
     """Which tiers' buyers ``price`` asks too much of (above the tier's value interval widened
-    to whole steps), and whether the tiers' values differ by more than ``SPREAD`` times
+    to whole steps), which tiers the card is of no use to (interval [0, 0]: no price is right
+    or wrong there), and whether the tiers' values differ by more than ``SPREAD`` times
     (one tier's interval above ``SPREAD`` times another's, among the tiers it is worth something to)."""
     from sim.economy.value import band
 
     valued = [t for t in row["tiers"] if t["value_g"] is not None]
-    over = [t["tier"] for t in valued if price > band(*t["value_g_ci95"], step)[1]]
+    idle = [t["tier"] for t in valued if tuple(t["value_g_ci95"]) == (0.0, 0.0)]
+    over = [t["tier"] for t in valued if t["tier"] not in idle and price > band(*t["value_g_ci95"], step)[1]]
     worth = [t["value_g_ci95"] for t in valued if t["value_g"] > 0]
     spread = bool(worth) and max(low for low, _ in worth) > SPREAD * min(high for _, high in worth)
-    return {"too_dear_for": over, "change_the_card": spread}
+    return {"too_dear_for": over, "no_use_for": idle, "change_the_card": spread}
 
 
 def held_reason(row) -> str | None:

@@ -38,8 +38,8 @@ td { padding: 3px 6px; border-top: 1px solid #e4e7eb; vertical-align: top; }
 .list td { white-space: nowrap; } .list td.s { white-space: normal; min-width: 80px; }
 .list td.b { font-size: 12px; }
 .s { font-size: 11px; }
-.down { background: #fff1f0; } .down .s { color: #c62828; font-weight: 600; }
-.up { background: #effaf3; } .up .s { color: #1b7f3b; font-weight: 600; }
+.down { background: #fff1f0; } .down .s { color: #d55e00; font-weight: 600; }
+.up { background: #effaf3; } .up .s { color: #0072b2; font-weight: 600; }
 .noise .s, .same .s, .same .d { color: #9aa5b1; }
 .scroll { max-height: 420px; overflow-y: auto; }
 .group { margin: 4px 0 14px 0; }
@@ -53,7 +53,7 @@ td { padding: 3px 6px; border-top: 1px solid #e4e7eb; vertical-align: top; }
 .header { color: white; display: flex; gap: 18px; align-items: baseline; }
 .header b { font-size: 18px; } .header .base { color: #bcccdc; font-size: 12px; }
 .section { font-size: 12px; font-weight: 600; color: #334e68; margin-top: 8px; border-bottom: 1px solid #e4e7eb; }
-.saved { color: #1b7f3b; font-size: 12px; } .saved.bad { color: #c62828; }
+.saved { color: #0072b2; font-size: 12px; } .saved.bad { color: #d55e00; }
 """
 
 
@@ -88,7 +88,7 @@ def moved_chart(rows):
         names = [label(r.name) for r in moved][::-1]
         data = {"name": names, "diff": [k * r.diff for r in moved][::-1],
                 "lo": [k * r.diff_ci[0] for r in moved][::-1], "hi": [k * r.diff_ci[1] for r in moved][::-1],
-                "colour": ["#c62828" if r.diff < 0 else "#1b7f3b" for r in moved][::-1]}
+                "colour": ["#d55e00" if r.diff < 0 else "#0072b2" for r in moved][::-1]}
         span = max(max(abs(v) for v in data["lo"] + data["hi"]), 1e-9) * 1.15
         fig = figure(y_range=names, x_range=Range1d(-span, span), height=70 + 17 * len(names), width=470,
                      toolbar_location=None, title=f"{axis}, paired 95% interval")

@@ -144,16 +144,28 @@ def stalkeriada_games_chart(lengths, money, deaths, title, provenance, path):
     save_chart(fig, title, provenance, path)
 
 
+HEAT = "cividis"
+"""The heat maps' colours: safe for colour-blind readers, dark to light in one ramp."""
+
+
+def ink_on(rgba) -> str:
+    """Black or white text, whichever reads on a cell of colour ``rgba``."""
+    red, green, blue = rgba[:3]
+    return "black" if 0.299 * red + 0.587 * green + 0.114 * blue > 0.5 else "white"
+
+
 def matrix_chart(matrix, names, low, high, title, provenance, path):
     """Win-rate matrix: row strategy's win rate in games with the column strategy, with its 95% interval."""
     n = len(names)
     fig, ax = plt.subplots(figsize=(2.2 + 1.5 * n, 1.4 + 1.2 * n))
-    image = ax.imshow(matrix, cmap="RdYlGn", vmin=0, vmax=max(0.5, float(np.nanmax(matrix))))
+    top = max(0.5, float(np.nanmax(matrix)))
+    cmap = plt.get_cmap(HEAT)
+    image = ax.imshow(matrix, cmap=cmap, vmin=0, vmax=top)
     for i in range(n):
         for j in range(n):
             if not np.isnan(matrix[i, j]):
                 ax.text(j, i, f"{matrix[i, j]:.1%}\n[{low[i, j]:.1%}, {high[i, j]:.1%}]", ha="center",
-                        va="center", fontsize=8)
+                        va="center", fontsize=8, color=ink_on(cmap(matrix[i, j] / top)))
     ax.set_xticks(range(n), names)
     ax.set_yticks(range(n), names)
     ax.set_xlabel("against")
@@ -253,8 +265,8 @@ def loadouts_chart(table, steps, title, provenance, path):
 
 
 def survival_heatmap(frame, monsters, tiers, title, provenance, path):
-    """P(survive) of every tier (columns) against every monster (rows), with the
-    95% interval's half-width in each cell."""
+    """P(survive) of every tier (columns) against every monster (rows), in %, with the
+    95% interval's half-width in points where it shows at one decimal."""
     grid = np.full((len(monsters), len(tiers)), np.nan)
     half = np.zeros_like(grid)
     for row in frame.iter_rows(named=True):
@@ -262,10 +274,13 @@ def survival_heatmap(frame, monsters, tiers, title, provenance, path):
         grid[i, j] = row["p_survive"]
         half[i, j] = (row["ci_high"] - row["ci_low"]) / 2
     fig, ax = plt.subplots(figsize=(2 + 1.6 * len(tiers), 1.2 + 0.6 * len(monsters)))
-    image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
+    cmap = plt.get_cmap(HEAT)
+    image = ax.imshow(grid, cmap=cmap, vmin=0, vmax=1, aspect="auto")
     for i in range(len(monsters)):
         for j in range(len(tiers)):
-            ax.text(j, i, f"{grid[i, j]:.3f}\n±{half[i, j]:.3f}", ha="center", va="center", fontsize=8)
+            spread = f"\n±{100 * half[i, j]:.1f}" if 100 * half[i, j] >= 0.05 else ""
+            ax.text(j, i, f"{100 * grid[i, j]:.1f}%{spread}", ha="center", va="center", fontsize=8,
+                    color=ink_on(cmap(grid[i, j])))
     ax.set_xticks(range(len(tiers)), tiers)
     ax.set_yticks(range(len(monsters)), monsters)
     ax.set_xlabel("loadout tier")
@@ -273,7 +288,7 @@ def survival_heatmap(frame, monsters, tiers, title, provenance, path):
     save_chart(fig, title, provenance, path, bottom=0.12)
 
 
-VERDICT_COLOURS = {"under-priced": "#2e7d32", "over-priced": "#c62828", "fair": "#1565c0",
+VERDICT_COLOURS = {"under-priced": "#0072b2", "over-priced": "#d55e00", "fair": "#009e73",  # Okabe-Ito
                    "worth nothing here": "#9e9e9e", "no use here": "#cfcfcf", "not valued": "#cfcfcf"}
 
 

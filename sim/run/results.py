@@ -77,6 +77,24 @@ def versions() -> dict:
     return out
 
 
+def portable_dir(path) -> str:
+    """A content folder as a manifest names it, without this machine's paths:
+    ``default`` for the shipped content, a path relative to the working folder
+    when it lies inside it, else the path as it is."""
+    from sim.content import DEFAULT_DIR
+
+    folder = Path(path).resolve()
+    if folder == DEFAULT_DIR.resolve():
+        return "default"
+    try:
+        return str(folder.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def manifest(command: list, **fields) -> dict:
-    """The manifest of a run: its command line, versions and the given fields."""
+    """The manifest of a run: its command line, versions and the given fields
+    (``content_dir`` as ``portable_dir`` names it)."""
+    if fields.get("content_dir") is not None:
+        fields["content_dir"] = portable_dir(fields["content_dir"])
     return {"command": " ".join(command), **fields, "versions": versions()}

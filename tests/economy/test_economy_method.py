@@ -203,9 +203,12 @@ def test_tier_fit_names_the_tiers_a_price_asks_too_much_of():
     row = {"tiers": [{"tier": "1,000 G", "value_g": 100.0, "value_g_ci95": [80.0, 120.0]},
                      {"tier": "5,000 G", "value_g": 300.0, "value_g_ci95": [250.0, 350.0]},
                      {"tier": "2,500 G", "value_g": 0.0, "value_g_ci95": [0.0, 0.0]}]}
-    assert tier_fit(row, 300, 50) == {"too_dear_for": ["1,000 G", "2,500 G"], "change_the_card": True}
+    # 2,500 G: of no use there (interval [0, 0]), so no price is too dear for its buyers
+    assert tier_fit(row, 300, 50) == {"too_dear_for": ["1,000 G"], "no_use_for": ["2,500 G"], "change_the_card": True}
     row["tiers"][1]["value_g_ci95"] = [200.0, 350.0]  # the intervals no longer 2x apart
-    assert tier_fit(row, 150, 50) == {"too_dear_for": ["2,500 G"], "change_the_card": False}
+    assert tier_fit(row, 150, 50) == {"too_dear_for": [], "no_use_for": ["2,500 G"], "change_the_card": False}
+    row["tiers"][2].update(value_g=0.4, value_g_ci95=[0.0, 0.9])  # worth a little: too dear at 150 G
+    assert tier_fit(row, 150, 50)["too_dear_for"] == ["2,500 G"]
 
 
 def test_a_card_that_changes_nothing_on_the_valuation_trials_is_no_use_here():

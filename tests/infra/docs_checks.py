@@ -18,9 +18,10 @@ PROJECT_DIRS = ("sim/", "docs/", "tests/", "notebooks/", "scripts/", "bench/", "
 
 
 def prose_texts() -> dict:
-    """Every text a designer reads: the docs, the README, the shipped content's
+    """Every text a designer reads: the docs, the READMEs, the shipped content's
     comments and the notebooks' markdown cells, by path."""
-    paths = [*ROOT.glob("docs/**/*.md"), ROOT / "README.md", *ROOT.glob("sim/content/default/**/*.toml")]
+    paths = [*ROOT.glob("docs/**/*.md"), ROOT / "README.md", EXAMPLES / "README.md",
+             *ROOT.glob("sim/content/default/**/*.toml")]
     texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in paths}
     for nb in ROOT.glob("notebooks/*.ipynb"):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]

@@ -62,3 +62,19 @@ def test_report_json_keys_are_documented():
 def test_an_undocumented_key_is_caught():
     section = checks.json_section("`zonesim report`")
     assert checks.undocumented_keys([*_keys(REPORT / "findings.json"), "surprise"], section) == ["surprise"]
+
+
+def test_the_examples_come_from_one_content_version_without_machine_paths():
+    """results/example: every manifest names the shipped content ``default``,
+    with the shipped content's hash (python scripts/examples.py makes them again)."""
+    from sim.content import load_content
+
+    manifests = sorted(checks.EXAMPLES.rglob("manifest.json"))
+    assert len(manifests) >= 3
+    for path in manifests:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert data["content_dir"] == "default", path
+        assert data["content_hash"] == load_content().digest, f"{path} is stale: run python scripts/examples.py"
+    for path in [*checks.EXAMPLES.rglob("*.json"), *checks.EXAMPLES.rglob("*.md")]:
+        text = path.read_text(encoding="utf-8")
+        assert str(checks.ROOT) not in text and "/tmp/" not in text, path
