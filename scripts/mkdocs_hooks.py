@@ -1,24 +1,107 @@
-"""mkdocs hooks: the command-line reference, written from the typer app at every build.
+"""mkdocs hooks: pages written from the project at every build, so they cannot drift.
 
-``docs/reference/cli.md`` holds the marker ``<!-- cli-reference -->``; each build
-replaces it with every command's help, usage and options as ``zonesim --help``
-shows them, so the page cannot drift from the code. Importing ``sim.cli``
-compiles no kernel.
+- ``docs/reference/cli.md`` holds the marker ``<!-- cli-reference -->``; each build
+  replaces it with every command's help, usage and options as ``zonesim --help``
+  shows them. Importing ``sim.cli`` compiles no kernel.
+- A page's ``<!-- run: COMMAND -->`` is replaced by the command and what it prints,
+  run at build time in one scratch folder per build (``zonesim`` is this checkout);
+  ``<!-- edit: FILE | [TABLE] | OLD | NEW -->`` makes that edit there and shows it.
+- The notebooks (``notebooks/*.ipynb``, saved with their outputs by
+  ``scripts/notebooks.py``) become the gallery's pages (``notebooks/NAME/``,
+  rendered by mkdocs-jupyter), each with the first figure as its thumbnail
+  (``gallery/NAME.png``); the example screenshots of ``results/example`` are
+  served as ``images/NAME.png``.
 """
 
+import base64
+import json
+import os
 import re
+import shlex
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "<!-- cli-reference -->"
+STEP = re.compile(r"<!-- run: (?P<command>.+?) -->|<!-- edit: (?P<file>.+?) \| (?P<table>\[.+?\]) \| (?P<old>.+?) \| "
+                  r"(?P<new>.+?) -->")
+"""A page's build-time steps, done in the order they appear."""
+GALLERY = ("fight_survival", "item_values", "zone_danger", "stalkeriada_strategies", "designer_workflow")
+"""The notebooks shown in the gallery, in order (the explorer's needs a live kernel)."""
+IMAGES = ("explore.png", "report_first_screen.png")
+_scratch = {}
+
+
+@event_priority(100)  # before mkdocs-jupyter's, which turns the notebooks into pages
+def on_files(files, config):
+    """The gallery's notebooks and thumbnails, and the example screenshots, as site files."""
+    for name in GALLERY:
+        path = ROOT / "notebooks" / f"{name}.ipynb"
+        files.append(File(f"notebooks/{name}.ipynb", str(ROOT), config["site_dir"], config["use_directory_urls"]))
+        files.append(File.generated(config, f"gallery/{name}.png", content=thumbnail(path)))
+    for name in IMAGES:
+        files.append(File.generated(config, f"images/{name}", abs_src_path=str(ROOT / "results" / "example" / name)))
+    return files
+
+
+def thumbnail(notebook: Path) -> bytes:
+    """The first PNG figure among a notebook's saved outputs."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {}).get("image/png")
+            if data:
+                return base64.b64decode("".join(data))
+    raise ValueError(f"{notebook.name} has no saved figure: run python scripts/notebooks.py")
 
 
 def on_page_markdown(markdown, page, config, files):
-    """Fill the CLI reference page."""
+    """Fill the CLI reference page; run a page's commands and edits."""
     if MARKER in markdown:
-        return markdown.replace(MARKER, cli_reference())
-    return markdown
+        markdown = markdown.replace(MARKER, cli_reference())
+    return STEP.sub(lambda m: run(m["command"]) if m["command"] else edit(m["file"], m["table"], m["old"], m["new"]),
+                    markdown)
+
+
+def on_post_build(config):
+    """The scratch folder goes with the build."""
+    if "dir" in _scratch:
+        shutil.rmtree(_scratch.pop("dir"), ignore_errors=True)
+
+
+def scratch() -> Path:
+    """The build's scratch folder, where the tutorial's commands run."""
+    if "dir" not in _scratch:
+        _scratch["dir"] = Path(tempfile.mkdtemp(prefix="zonesim-docs-"))
+    return _scratch["dir"]
+
+
+def run(command: str) -> str:
+    """``command`` (``zonesim`` as this checkout's ``python -m sim``) and its output, as a console block."""
+    here = f"{shlex.quote(sys.executable)} -m sim "
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "110", "NO_COLOR": "1"}
+    proc = subprocess.run(command.replace("zonesim ", here), shell=True, cwd=scratch(), env=env,
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise RuntimeError(f"docs: `{command}` failed ({proc.returncode}): {proc.stderr.strip()}")
+    return "```console\n$ " + command + "\n" + proc.stdout.rstrip() + "\n```"
+
+
+def edit(file: str, table: str, old: str, new: str) -> str:
+    """Change ``old`` to ``new`` in the first line after ``table`` of ``file`` (in the scratch
+    folder); shown as the lines before and after."""
+    path = scratch() / file
+    text = path.read_text(encoding="utf-8")
+    at = text.index(table)
+    where = text.index(old, at)
+    path.write_text(text[:where] + new + text[where + len(old):], encoding="utf-8")
+    return f"```diff\n  # {file}\n  {table}\n- {old}\n+ {new}\n```"
 
 
 def cli_reference(prog="zonesim"):

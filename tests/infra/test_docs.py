@@ -1,23 +1,32 @@
 """The documentation site builds with ``mkdocs build --strict`` (no broken link,
 no page left out of the navigation, no docstring the API page cannot read), and
 its generated pages hold what they are generated from: every command of the
-typer app on the CLI reference, ``sim.api.encounter`` on the API page."""
+typer app on the CLI reference, ``sim.api.encounter`` on the API page, the
+tutorial's commands with what they print, the gallery's notebooks with their
+figures. In a real browser every image of the tutorial and the gallery loads."""
 
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+GALLERY = ("fight_survival", "item_values", "zone_danger", "stalkeriada_strategies", "designer_workflow")
 
 
-def test_docs_build_strict(tmp_path):
-    site = tmp_path / "site"
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    site = tmp_path_factory.mktemp("docs") / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    return site
 
+
+def test_docs_build_strict(site):
     import typer
 
     import sim.cli
@@ -36,3 +45,34 @@ def test_docs_build_strict(tmp_path):
 
     rules = (site / "rules" / "index.html").read_text(encoding="utf-8")
     assert "Z-01" in rules and "M-08" in rules
+
+
+def test_the_tutorial_shows_what_its_commands_print(site):
+    """The tutorial's commands ran at build time: the bloodsucker's edit moved its survival."""
+    page = (site / "guide" / "tutorial" / "index.html").read_text(encoding="utf-8")
+    assert "<!-- run:" not in page and "<!-- edit:" not in page
+    assert page.count("1,000,000 fights") == 2 and "0.8288" in page and "0.5123" in page
+    assert "fight_survival.bloodsucker.standard" in page and "Moved significantly (1)" in page
+
+
+def test_the_gallery_renders_every_notebook_with_its_figures(site):
+    for name in GALLERY:
+        page = (site / "notebooks" / name / "index.html").read_text(encoding="utf-8")
+        assert page.count("data:image/png;base64,") >= 1, name
+        assert str(ROOT) not in page and "/tmp/" not in page, f"{name} shows a machine path"
+        assert (site / "gallery" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.browser
+def test_every_image_of_the_tutorial_and_gallery_loads_in_a_browser(site, browser, tmp_path):
+    pages = ["guide/tutorial", "gallery", *(f"notebooks/{name}" for name in GALLERY)]
+    for path in pages:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto((site / path / "index.html").as_uri())
+        page.wait_for_load_state("load")
+        widths = page.eval_on_selector_all("img", "images => images.map(i => [i.src.slice(0, 60), i.naturalWidth])")
+        assert widths and all(w > 0 for _, w in widths), (path, widths)
+        shot = tmp_path / f"{path.replace('/', '_')}.png"
+        page.screenshot(path=str(shot), full_page=False)
+        assert shot.stat().st_size > 10_000, path
+        page.close()
