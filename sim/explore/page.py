@@ -16,6 +16,7 @@ import panel as pn
 
 from sim.explore.render import changes_html, finite, group_html, label, placeholder
 from sim.explore.schedule import FRACTIONS, stage_label
+from sim.run.results import portable_dir
 
 REFRESH_MS = 200
 UNIT_AXES = {"p": "change in percentage points", "days": "change in days", "rounds": "change in rounds",
@@ -38,8 +39,9 @@ td { padding: 3px 6px; border-top: 1px solid #e4e7eb; vertical-align: top; }
 .list td { white-space: nowrap; } .list td.s { white-space: normal; min-width: 80px; }
 .list td.b { font-size: 12px; }
 .s { font-size: 11px; }
-.down { background: #fff1f0; } .down .s { color: #d55e00; font-weight: 600; }
-.up { background: #effaf3; } .up .s { color: #0072b2; font-weight: 600; }
+.down { background: #fdf0e6; } .down .s { color: #d55e00; font-weight: 600; }
+.up { background: #e8f2fa; } .up .s { color: #0072b2; font-weight: 600; }
+details.unchanged summary { color: #7b8794; font-size: 11px; cursor: pointer; padding: 3px 6px; }
 .noise .s, .same .s, .same .d { color: #9aa5b1; }
 .scroll { max-height: 420px; overflow-y: auto; }
 .group { margin: 4px 0 14px 0; }
@@ -137,7 +139,7 @@ class Page:
 
     def build(self):
         header = html_pane(f'<div class="header"><b>zonesim explore</b><span class="base">baseline: '
-                           f'{html.escape(str(self.ex.folder))}</span></div>', sizing_mode="stretch_width",
+                           f'{html.escape(portable_dir(self.ex.folder))}</span></div>', sizing_mode="stretch_width",
                            styles={"background": "#243b53", "padding": "6px 14px"}, margin=0)
         forms = pn.Column(
             pn.Row(self.undo, self.reset), pn.Row(self.target, self.save), self.saved,

@@ -123,29 +123,61 @@ def frame(view, body: str, stale: bool) -> str:
             f'data-generation="{view.generation}" data-stage="{view.stage}">{caption(view, stale)}{note}{body}</div>')
 
 
+def moved_first(keys, rows_of_key) -> tuple[list, list]:
+    """``(shown, folded)``: the keys with a number that moved, those with a move clear of
+    the noise first; and, when anything moved, the keys whose every number is unchanged
+    (no trial differs), folded away. When nothing moved, every key is shown."""
+    def moved(k):
+        return any(not r.same for r in rows_of_key(k))
+
+    if not any(moved(k) for k in keys):
+        return list(keys), []
+    shown = sorted((k for k in keys if moved(k)), key=lambda k: not any(r.clear for r in rows_of_key(k)))
+    return shown, [k for k in keys if not moved(k)]
+
+
+def folded(n: int, table: str) -> str:
+    """``table`` (the unchanged rows) under a line that says how many there are."""
+    if not n:
+        return ""
+    return (f'<details class="unchanged"><summary>{n} unchanged row{"s" * (n > 1)} '
+            f'(= no trial differs)</summary>{table}</details>')
+
+
 def matrix(view, rows_of, cols_of, corner="", stale=False) -> str:
-    """A group whose numbers form a grid: ``rows_of`` and ``cols_of`` give each name's row and column."""
+    """A group whose numbers form a grid: ``rows_of`` and ``cols_of`` give each name's row and column.
+    Rows that moved come first; unchanged rows fold (``moved_first``)."""
     rows, cols, cells = [], [], {}
     for r in view.rows:
         a, b = rows_of(r.name), cols_of(r.name)
         rows += [a] if a not in rows else []
         cols += [b] if b not in cols else []
         cells[(a, b)] = r
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-    body = "".join(f"<tr><th>{html.escape(a)}</th>"
-                   + "".join(cell(cells[(a, b)], view.stage) if (a, b) in cells else "<td></td>" for b in cols)
-                   + "</tr>" for a in rows)
-    return frame(view, f'<table class="grid"><thead><tr><th>{html.escape(corner)}</th>{head}</tr></thead>'
-                       f'<tbody>{body}</tbody></table>', stale)
+    shown, rest = moved_first(rows, lambda a: [cells[(a, b)] for b in cols if (a, b) in cells])
+    head = ("<thead><tr><th>" + html.escape(corner) + "</th>"
+            + "".join(f"<th>{html.escape(c)}</th>" for c in cols) + "</tr></thead>")
+
+    def table(keys):
+        body = "".join(f"<tr><th>{html.escape(a)}</th>"
+                       + "".join(cell(cells[(a, b)], view.stage) if (a, b) in cells else "<td></td>" for b in cols)
+                       + "</tr>" for a in keys)
+        return f'<table class="grid">{head}<tbody>{body}</tbody></table>'
+
+    return frame(view, table(shown) + folded(len(rest), table(rest)), stale)
 
 
 def listing(view, label_of, what: str, stale=False) -> str:
-    """A group as one line per number: ``label_of`` names it."""
-    head = (f"<tr><th></th><th>{html.escape(what)} · 95% CI</th><th>baseline</th>"
-            "<th>difference · 95% CI</th><th></th></tr>")
-    body = "".join(line(r, view.stage, label_of(r.name)) for r in view.rows)
-    return frame(view, f'<div class="scroll"><table class="list"><thead>{head}</thead><tbody>{body}</tbody>'
-                       f'</table></div>', stale)
+    """A group as one line per number: ``label_of`` names it. Lines that moved come
+    first; unchanged lines fold (``moved_first``)."""
+    head = (f"<thead><tr><th></th><th>{html.escape(what)} · 95% CI</th><th>baseline</th>"
+            "<th>difference · 95% CI</th><th></th></tr></thead>")
+    shown, rest = moved_first(list(view.rows), lambda r: [r])
+
+    def table(rows):
+        body = "".join(line(r, view.stage, label_of(r.name)) for r in rows)
+        return f'<div class="scroll"><table class="list">{head}<tbody>{body}</tbody></table></div>'
+
+    return frame(view, table(shown) + folded(len(rest), table(rest)), stale)
 
 
 LABELS = {"fight_survival": "fight", "journey_finish": "journey finish", "journey_days": "journey days",

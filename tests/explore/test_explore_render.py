@@ -59,3 +59,20 @@ def test_intervals_name_their_unit_once(unit, lo, hi, diff, text):
 def test_labels_say_what_a_number_is():
     assert label("fight_survival.bloodsucker.standard") == "fight · bloodsucker · standard"
     assert label("stalkeriada_no_winner") == "Stalkeriada: no winner"
+
+
+def test_moved_rows_come_first_and_unchanged_rows_fold():
+    """A move clear of the noise is the first row, whatever its place in the content;
+    rows with no trial different fold under one line; with nothing moved, nothing folds."""
+    same = dict(diff=0.0, diff_ci=(0.0, 0.0), clear=False, same=True)
+    rows = (row("fight_survival.blind_dog.standard", **same), row("fight_survival.flesh.standard", **same),
+            row("fight_survival.snork.standard", diff=0.001, diff_ci=(-0.002, 0.004), clear=False),
+            row("fight_survival.bloodsucker.standard"))
+    page = group_html(GroupView("fights", "Fights", 1, 100_000, rows, 1))
+    shown, fold = page.split('<details class="unchanged">')
+    assert shown.index("bloodsucker") < shown.index("snork") and "blind_dog" not in shown
+    assert "2 unchanged rows (= no trial differs)" in fold and "blind_dog" in fold and "flesh" in fold
+    quiet = group_html(GroupView("fights", "Fights", 1, 100_000, rows[:2], 1))
+    assert "<details" not in quiet and "blind_dog" in quiet and "flesh" in quiet
+    values = group_html(GroupView("values", "Values", 1, 100_000, rows, 1))
+    assert values.index("bloodsucker") < values.index("snork") < values.index('<details class="unchanged">')
