@@ -43,7 +43,7 @@ def load_content(content=None):
         >>> game = load_content()
         >>> list(game.monsters)[:3], game.digest[:12]
     """
-    from sim.options import checked_content
+    from sim.checks import checked_content
 
     return checked_content(content)
 
@@ -874,7 +874,7 @@ def compare(base, new, *, quick=False, seed=None, only=(), threads=None, schedul
                       measure(new_content, plan, client, store, "new"))
     comparison = ContentComparison(base_dir, new_dir, diff, rows, plan, quick, time.perf_counter() - start)
     if out is not None:
-        from sim.report.files import write_comparison
+        from sim.compare.files import write_comparison
 
         write_comparison(Path(out), comparison)
     return comparison
@@ -914,7 +914,7 @@ def sensitivity(*, metric="journey_finish", files=(), quick=False, seed=None, th
     base, rows = swing_each(folder, plan, metric, params, on_progress=on_progress, store=store)
     result = Sensitivity(metric, base.value, plan.seed, rows, folder, quick, time.perf_counter() - start)
     if out is not None:
-        from sim.report.files import write_sensitivity
+        from sim.compare.files import write_sensitivity
 
         write_sensitivity(Path(out), result)
     return result
@@ -956,7 +956,7 @@ def balance(targets, *, content=None, budget=None, quick=False, seed=None, out=N
     result = solve(folder, replace(spec, seed=seed), matched, search_plan, full_plan, storage, resume=resume,
                    quick=quick, on_progress=on_progress)
     if out is not None:
-        from sim.report.files import write_balance
+        from sim.balance.files import write_balance
 
         write_balance(Path(out), result)
     return result

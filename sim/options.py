@@ -1,7 +1,6 @@
 """The options every run shares, checked before any kernel compiles: the seed,
-a trial count against the mode's speed, strategy names, threads, name lists
-and the content folder (all of it); and what a resumed run must share with
-the run it continues. A refusal is one ``UsageProblem`` naming the option and
+a trial count against the mode's speed, strategy names, threads and name
+lists; and what a resumed run must share with the run it continues. A refusal is one ``UsageProblem`` naming the option and
 the fix."""
 
 import dataclasses
@@ -84,46 +83,6 @@ def set_threads(threads: Optional[int]):
     if not 1 <= threads <= top:
         raise UsageProblem(f"--threads: {threads}; this machine allows 1..{top}")
     numba.set_num_threads(threads)
-
-
-_checked = set()  # digests of the content sets checked whole in this process
-
-
-def checked_content(directory=None):
-    """Load a content set and check all of it (maps, journey, skirmish, Stalkeriada,
-    economy and report files) before any kernel compiles: bad content is refused
-    in seconds, whatever the run needs of it. Checked once per state of its files."""
-    from sim.content import load_content
-
-    game = load_content(directory)
-    if game.digest in _checked:
-        return game
-    check_whole(game)
-    _checked.add(game.digest)
-    return game
-
-
-def check_whole(game):
-    """Every file of ``game``'s folder through its loader: maps, journey, skirmish
-    (and its arena), Stalkeriada, economy and report."""
-    from sim.content.journey import JOURNEY_FILE, load_journey
-    from sim.content.maps import load_map, load_terrain
-    from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
-    from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
-    from sim.economy.context import ECONOMY_FILE, load_context
-    from sim.report.study import REPORT_FILE, load_study
-
-    folder = Path(game.directory)
-    if (folder / "terrain.toml").is_file():
-        terrain = load_terrain(folder)
-        for path in sorted((folder / "maps").glob("*.toml")):
-            load_map(path, terrain)
-    checks = {JOURNEY_FILE: load_journey, STALKERIADA_FILE: load_stalkeriada,
-              SKIRMISH_FILE: lambda g: load_arena(load_skirmish(g)), ECONOMY_FILE: load_context,
-              REPORT_FILE: lambda g: load_study(g, quick=False)}
-    for name, check in checks.items():
-        if (folder / name).is_file():
-            check(game)
 
 
 def run_params(command, game, **options) -> dict:

@@ -58,7 +58,7 @@ def balance(
 
 
 def _print(result):
-    from sim.report.files import balance_markdown
+    from sim.balance.files import balance_markdown
 
     print(balance_markdown(result), end="")
     print(f"{result.elapsed_s:.0f} s")

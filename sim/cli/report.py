@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from sim.cli.common import ContentDir, Scheduler, Threads, Workers, announce, announce_compile, app
-from sim.options import check_out_folder, checked_content, run_params, set_threads
+from sim.checks import checked_content
+from sim.options import check_out_folder, run_params, set_threads
 
 
 @app.command()

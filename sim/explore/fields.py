@@ -128,9 +128,9 @@ def write_draft(base: Path, target: Path, edits: dict) -> Path:
 
 def load_whole(folder: Path):
     """The content of ``folder`` checked whole, by the loaders every command runs first
-    (``sim.options.checked_content``: maps, journey, skirmish, Stalkeriada, economy and report files)."""
+    (``sim.checks.checked_content``: maps, journey, skirmish, Stalkeriada, economy and report files)."""
     from sim.content import load_content
-    from sim.options import check_whole
+    from sim.checks import check_whole
 
     game = load_content(folder)
     check_whole(game)

@@ -2,7 +2,6 @@
 charts that name their trials, seed and assumed [A] values, and
 ``manifest.json`` (the command, the versions, the summary and the files)."""
 
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -10,14 +9,9 @@ import polars as pl
 from sim.report.charts import (economy_chart, fight_chart, journey_curves_chart, loadouts_chart, matrix_chart,
                                skirmish_chart, skirmish_distance_chart, stalkeriada_games_chart,
                                stalkeriada_wins_chart, tune_chart)
-from sim.run.results import atomic_write, manifest, write_json, write_parquet
+from sim.run.results import atomic_write, command_line, manifest, write_json, write_parquet
 
 INTERVAL_SCHEMA = {"metric": pl.Utf8, "value": pl.Float64, "ci_lo": pl.Float64, "ci_hi": pl.Float64}
-
-
-def command_line() -> list:
-    """The command that started this run, as the manifest records it."""
-    return ["zonesim", *sys.argv[1:]]
 
 
 def assumed_text(assumed) -> str:
@@ -246,93 +240,3 @@ def write_pace(out: Path, game, result):
     write_json(out / "manifest.json", manifest(command_line(), content_dir=str(game.directory),
                                                content_hash=game.digest, files=["manifest.json", "content/"],
                                                **result.to_json()))
-
-
-def write_comparison(out: Path, comparison):
-    """compare.parquet, content_diff.parquet, charts/compare.png and manifest.json."""
-    from sim.compare.charts import diff_chart
-
-    rows, plan = comparison.rows, comparison.plan
-    table = pl.DataFrame([{"name": r["name"], "unit": r["unit"], "base": r["base"], "new": r["new"], "diff": r["diff"],
-                           "ci_low": r["diff_ci95"][0], "ci_high": r["diff_ci95"][1],
-                           "significant": r["significant"], "size": r["size"]} for r in rows],
-                         schema_overrides={k: pl.Float64 for k in ("base", "new", "diff", "ci_low", "ci_high")})
-    write_parquet(out / "compare.parquet", table)
-    diff = pl.DataFrame([{k: d[k] if k in ("file", "key") else repr(d[k]) for k in d}
-                         for d in comparison.content_diff],
-                        schema={"file": pl.String, "key": pl.String, "base": pl.String, "new": pl.String})
-    write_parquet(out / "content_diff.parquet", diff)
-    atomic_write(out / "charts" / "compare.png", lambda p: diff_chart(
-        rows, f"NEW - BASE: {comparison.fields_changed()} of the content changed", comparison.provenance(), p))
-    write_json(out / "manifest.json", manifest(
-        command_line(), base=str(comparison.base), new=str(comparison.new), seed=plan.seed, quick=comparison.quick,
-        groups=list(plan.groups), elapsed_s=comparison.elapsed_s))
-
-
-def write_sensitivity(out: Path, sensitivity):
-    """sensitivity.parquet, charts/tornado.png and manifest.json."""
-    from sim.compare.charts import tornado_chart
-
-    rows = sensitivity.parameters
-    f = lambda v: None if v is None else float(v)  # noqa: E731
-    table = pl.DataFrame([{"file": r["file"], "key": r["key"], "base": f(r["base"]), "low": f(r["low"]),
-                           "high": f(r["high"]), "effect_low": f(r["effect_low"]),
-                           "effect_low_ci_low": f(r["effect_low_ci95"][0]),
-                           "effect_low_ci_high": f(r["effect_low_ci95"][1]), "effect_high": f(r["effect_high"]),
-                           "effect_high_ci_low": f(r["effect_high_ci95"][0]),
-                           "effect_high_ci_high": f(r["effect_high_ci95"][1])} for r in rows],
-                         schema_overrides={"base": pl.Float64, "low": pl.Float64, "high": pl.Float64})
-    write_parquet(out / "sensitivity.parquet", table)
-    atomic_write(out / "charts" / "tornado.png", lambda p: tornado_chart(
-        rows, sensitivity.metric, sensitivity.base_value, f"What {sensitivity.metric} hangs on: the assumed numbers "
-        "by swing", sensitivity.provenance(), p))
-    write_json(out / "manifest.json", manifest(
-        command_line(), content_dir=str(sensitivity.folder), seed=sensitivity.seed, quick=sensitivity.quick,
-        metric=sensitivity.metric, elapsed_s=sensitivity.elapsed_s))
-
-
-def write_balance(out: Path, result):
-    """balance.json, diff.md, one content copy per proposal (``proposal-N/content``,
-    comments kept) and manifest.json."""
-    from sim.balance.spec import with_values
-
-    knobs = {k.label: k for k in result.spec.knobs}
-    for n, p in enumerate(result.proposals, 1):
-        target = out / f"proposal-{n}" / "content"
-        if target.exists():
-            import shutil
-
-            shutil.rmtree(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with_values(result.folder, target, {knobs[label]: new for label, (_, new) in p["changes"].items()})
-    atomic_write(out / "diff.md", lambda path: path.write_text(balance_markdown(result), encoding="utf-8"))
-    write_json(out / "balance.json", result.to_json())
-    write_json(out / "manifest.json", manifest(command_line(), content_dir=str(result.folder), seed=result.seed,
-                                               balance=str(result.spec.path), elapsed_s=result.elapsed_s))
-
-
-def balance_markdown(result) -> str:
-    """The proposals as markdown: per proposal its changed numbers, then every target
-    before and after with its 95% interval (fresh dice, full counts)."""
-    def cell(v):
-        lo, hi = v["ci95"]
-        return f"{v['value']:.4g} [{lo:.4g}, {hi:.4g}]{' ✓' if v['met'] else ''}"
-
-    lines = [f"# Balance proposals for {result.folder}", "",
-             f"Targets of `{result.spec.path}`; {result.candidates} candidates searched (seed {result.seed}); "
-             f"every number measured again on fresh dice (seed {result.seed + 1}) at the "
-             f"{'quick' if result.quick else 'full'} counts of report.toml, 95% intervals; "
-             f"✓ = in its band. The baseline meets {result.baseline_met()} of {len(result.targets)} targets.", ""]
-    if not result.proposals:
-        lines.append("No candidate came closer to the bands than the content as it is.")
-    for n, p in enumerate(result.proposals, 1):
-        lines += [f"## Proposal {n}: {p['changed']} number{'s' if p['changed'] != 1 else ''} changed, "
-                  f"{p['met']} of {len(result.targets)} targets met", ""]
-        lines += [f"- `{label}`: {old} → {new}" for label, (old, new) in p["changes"].items()] + [""]
-        shown = [t for t in result.targets if not (result.baseline[t.metric]["met"] and p["targets"][t.metric]["met"])]
-        lines += ["| target | band | baseline | proposal |", "|---|---|---|---|"]
-        lines += [f"| {t.metric} | [{t.low:g}, {t.high:g}] | {cell(result.baseline[t.metric])} | "
-                  f"{cell(p['targets'][t.metric])} |" for t in shown]
-        lines += ["", f"The other {len(result.targets) - len(shown)} targets are met before and after (balance.json "
-                      "holds every value).", ""]
-    return "\n".join(lines) + "\n"

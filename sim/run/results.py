@@ -92,6 +92,11 @@ def portable_dir(path) -> str:
         return str(path)
 
 
+def command_line() -> list:
+    """The command that started this run, as the manifest records it."""
+    return ["zonesim", *sys.argv[1:]]
+
+
 def manifest(command: list, **fields) -> dict:
     """The manifest of a run: its command line, versions and the given fields
     (``content_dir`` as ``portable_dir`` names it)."""

@@ -1,5 +1,5 @@
-"""The import graph of ``sim``, ``strategies`` and ``bench``: no cycles, and
-``bench`` runs without the test suite.
+"""The import graph of ``sim``, ``strategies`` and ``bench``: no cycles, no
+import up the declared layers, and ``bench`` runs without the test suite.
 
 Imports are read with ``ast`` (top-level and inside functions alike), so an
 import deferred into a function still counts as an edge.
@@ -63,6 +63,59 @@ def find_cycle(graph: dict):
         if start not in state and (cycle := visit(start, [])):
             return cycle
     return None
+
+
+# The layers of the project, bottom first: a module imports only from its own
+# layer or those below it (docs/dev/architecture.md draws them).
+LAYERS = (
+    ("sim", "sim.errors", "sim.hexgrid"),  # the numba cache set-up, errors, hex geometry
+    ("sim.content",),  # the content files and their loaders
+    ("sim.kernels", "sim.reference"),  # the rules: numba kernels and their plain-Python references
+    ("strategies",),  # the AI players
+    ("sim.modes",),  # the registry of game modes
+    ("sim.analysis",),  # statistics and exact answers
+    ("sim.run",),  # runners: chunks, checkpoints, seeds, results
+    ("sim.options",),  # the checks every command's options share
+    ("sim.economy",),  # card values and prices
+    ("sim.report",),  # the study, its charts and output files
+    ("sim.compare",),  # paired differences, sensitivity
+    ("sim.balance",),  # the solver
+    ("sim.checks",),  # a content folder checked whole (every loader above)
+    ("sim.explore",),  # the live explorer
+    ("sim.api",),  # one call per command
+    ("sim.cli", "sim.__main__"),  # the command line
+)
+
+
+def layer_of(module: str):
+    """The index in ``LAYERS`` of ``module``'s deepest declared package, or None."""
+    best, index = -1, None
+    for i, names in enumerate(LAYERS):
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and name.count(".") > best:
+                best, index = name.count("."), i
+    return index
+
+
+def upward_imports(graph: dict) -> list:
+    """``(importer, imported)`` for every edge of ``graph`` that goes up the layers."""
+    return sorted((a, b) for a, targets in graph.items() for b in targets
+                  if layer_of(a) is not None and layer_of(b) is not None and layer_of(b) > layer_of(a))
+
+
+def test_every_project_module_has_a_layer():
+    unplaced = sorted(n for n in MODULES if n.split(".")[0] != "bench" and layer_of(n) is None)
+    assert not unplaced, f"add these to LAYERS: {unplaced}"
+
+
+def test_no_import_goes_up_the_layers():
+    up = upward_imports({n: edges(n, p) for n, p in MODULES.items() if n.split(".")[0] != "bench"})
+    assert not up, "imports up the layers: " + "; ".join(f"{a} -> {b}" for a, b in up)
+
+
+def test_an_upward_import_is_caught():
+    assert upward_imports({"sim.options": {"sim.report.study"}, "sim.report.study": {"sim.options"}}) == [
+        ("sim.options", "sim.report.study")]
 
 
 def test_the_graph_is_read():

@@ -19,7 +19,7 @@ from sim.compare.sensitivity import assumed_parameters
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.edit import set_value
 from sim.content.load import ContentError
-from sim.options import check_whole
+from sim.checks import check_whole
 from tests.conftest import RULES_MD
 
 ROOT = Path(__file__).resolve().parents[2]

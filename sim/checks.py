@@ -1,0 +1,44 @@
+"""A content folder checked whole before any kernel compiles: every file through
+its loader (maps, journey, skirmish and its arena, Stalkeriada, economy and
+report), so bad content is refused in seconds, whatever the run needs of it.
+It knows every loader, so it sits above them all, below the commands."""
+
+from pathlib import Path
+
+_checked = set()  # digests of the content sets checked whole in this process
+
+
+def checked_content(directory=None):
+    """The content set in ``directory`` (default: the shipped one), checked whole
+    once per state of its files (module doc)."""
+    from sim.content import load_content
+
+    game = load_content(directory)
+    if game.digest in _checked:
+        return game
+    check_whole(game)
+    _checked.add(game.digest)
+    return game
+
+
+def check_whole(game):
+    """Every file of ``game``'s folder through its loader: maps, journey, skirmish
+    (and its arena), Stalkeriada, economy and report."""
+    from sim.content.journey import JOURNEY_FILE, load_journey
+    from sim.content.maps import load_map, load_terrain
+    from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
+    from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
+    from sim.economy.context import ECONOMY_FILE, load_context
+    from sim.report.study import REPORT_FILE, load_study
+
+    folder = Path(game.directory)
+    if (folder / "terrain.toml").is_file():
+        terrain = load_terrain(folder)
+        for path in sorted((folder / "maps").glob("*.toml")):
+            load_map(path, terrain)
+    checks = {JOURNEY_FILE: load_journey, STALKERIADA_FILE: load_stalkeriada,
+              SKIRMISH_FILE: lambda g: load_arena(load_skirmish(g)), ECONOMY_FILE: load_context,
+              REPORT_FILE: lambda g: load_study(g, quick=False)}
+    for name, check in checks.items():
+        if (folder / name).is_file():
+            check(game)
