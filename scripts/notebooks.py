@@ -2,9 +2,10 @@
 
     python scripts/notebooks.py [NAME ...]
 
-The docs site shows each notebook as it was last run here (the gallery,
-rendered by mkdocs-jupyter), so run this after a change the notebooks show.
-About 2 minutes on 2 cores; the tests run them too (`-m slow`).
+`mkdocs build` runs the notebooks again as it builds the gallery; the saved
+outputs are what GitHub and the fast docs build (``ZONESIM_DOCS_EXECUTE=false``)
+show, so run this after a change the notebooks show. About 1 minute 10 s on 2
+cores; the tests run them too (`-m slow`).
 """
 
 import base64

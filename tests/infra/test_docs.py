@@ -16,14 +16,29 @@ ROOT = Path(__file__).resolve().parents[2]
 GALLERY = ("fight_survival", "item_values", "zone_danger", "stalkeriada_strategies", "designer_workflow")
 
 
+def build_site(folder: Path, execute: bool) -> Path:
+    """``mkdocs build --strict`` into ``folder``; ``execute``: run the gallery's notebooks as it builds
+    (else they show their saved outputs)."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "ZONESIM_DOCS_EXECUTE": str(execute).lower()}
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(folder)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return folder
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    site = tmp_path_factory.mktemp("docs") / "site"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return site
+    return build_site(tmp_path_factory.mktemp("docs") / "site", execute=False)
+
+
+@pytest.mark.slow
+def test_the_site_build_runs_every_notebook(tmp_path):
+    """The site as published: each gallery notebook run as the site builds (a failing cell fails the
+    build), its page holding the figures of that run."""
+    site = build_site(tmp_path / "site", execute=True)
+    for name in GALLERY:
+        page = (site / "notebooks" / name / "index.html").read_text(encoding="utf-8")
+        assert "<img" in page and "Traceback" not in page, name
 
 
 def test_docs_build_strict(site):
