@@ -7,6 +7,7 @@ import typer
 
 from sim import api
 from sim.cli.common import Json, Resume, Scheduler, Threads, Workers, app, seed_option, show
+from sim.compare.diff import diff_lines
 from sim.options import name_list
 
 
@@ -68,8 +69,8 @@ def _print(comparison):
     """The content diff, then the headline numbers that moved, largest first, then the rest."""
     diff, rows, plan = comparison.content_diff, comparison.rows, comparison.plan
     print(f"Content diff ({comparison.fields_changed()}):")
-    for d in diff:
-        print(f"  {d['file']}  {d['key']}: {d['base']!r} -> {d['new']!r}")
+    for line in diff_lines(diff, comparison.base, comparison.new):
+        print(f"  {line}")
     if not diff:
         print("  (none: the same content)")
     moved = comparison.moved()

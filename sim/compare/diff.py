@@ -8,6 +8,7 @@ whole. A folder may be a content folder or a report folder holding one in
 from __future__ import annotations
 
 import tomllib
+from itertools import groupby, zip_longest
 from pathlib import Path
 
 from sim.content.load import ContentError
@@ -61,3 +62,28 @@ def content_diff(base: Path, new: Path) -> list[dict]:
     return [{"file": f, "key": k, "base": a.get((f, k)), "new": b.get((f, k))}
             for f, k in sorted(order, key=lambda fk: (fk[0], order[fk]))
             if a.get((f, k)) != b.get((f, k)) or ((f, k) in a) != ((f, k) in b)]
+
+
+def diff_lines(diff: list[dict], base: Path, new: Path) -> list[str]:
+    """``diff`` (of folders ``base`` and ``new``) in words, one line each: a file only
+    one side has as one line, a grid (a multi-line text such as a map's terrain)
+    by the rows that changed, any other field as ``key: base -> new``."""
+    lines = []
+    for file, entries in groupby(diff, key=lambda d: d["file"]):
+        entries = list(entries)
+        fields = f"{len(entries)} field{'s' * (len(entries) != 1)}"
+        if not (Path(base) / file).is_file():
+            lines.append(f"{file}: a new file ({fields})")
+        elif not (Path(new) / file).is_file():
+            lines.append(f"{file}: removed ({fields})")
+        else:
+            lines += [f"{file}  {line}" for d in entries for line in _field_lines(d)]
+    return lines
+
+
+def _field_lines(d: dict) -> list[str]:
+    old, new = d["base"], d["new"]
+    if isinstance(old, str) and isinstance(new, str) and "\n" in old + new:
+        return [f"{d['key']} row {row}: {a!r} -> {b!r}"
+                for row, (a, b) in enumerate(zip_longest(old.splitlines(), new.splitlines())) if a != b]
+    return [f"{d['key']}: {old!r} -> {new!r}"]

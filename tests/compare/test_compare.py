@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.compare.diff import content_diff
+from sim.compare.diff import content_diff, diff_lines
 from sim.compare.metrics import Measured, paired, paired_interval
 from sim.content import DEFAULT_DIR
 from tests.conftest import edited_content, zonesim, zonesim_json
@@ -29,6 +29,17 @@ def test_content_diff_lists_exactly_the_changed_field(tougher, tmp_path):
     assert content_diff(DEFAULT_DIR, copy) == []
     (copy / "monsters.toml").write_text((copy / "monsters.toml").read_text() + "\n[rat]\nhp = 2\n")
     assert [(d["key"], d["base"], d["new"]) for d in content_diff(DEFAULT_DIR, copy)] == [("rat.hp", None, 2)]
+
+
+def test_diff_lines_name_a_new_file_once_and_a_grid_by_its_changed_rows(tmp_path):
+    copy = shutil.copytree(DEFAULT_DIR, tmp_path / "copy")
+    zone = (copy / "maps" / "zone.toml").read_text(encoding="utf-8")
+    (copy / "maps" / "flooded.toml").write_text(zone, encoding="utf-8")
+    road = "S S F F F F F R F F F W W W F F F M M M"
+    (copy / "maps" / "zone.toml").write_text(zone.replace(road, road.replace("F R", "S S")), encoding="utf-8")
+    assert diff_lines(content_diff(DEFAULT_DIR, copy), DEFAULT_DIR, copy) == [
+        "maps/flooded.toml: a new file (5 fields)",
+        f"maps/zone.toml  map.terrain row 9: {road!r} -> {road.replace('F R', 'S S')!r}"]
 
 
 def test_tougher_bloodsucker_moves_only_its_fights(tougher, tmp_path):
