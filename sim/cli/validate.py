@@ -8,6 +8,7 @@ import typer
 
 from sim import api
 from sim.cli.common import Json, app
+from sim.run.results import portable_dir
 
 
 @app.command()
@@ -29,6 +30,7 @@ def validate(
     zone, arena = summary["stalkeriada_zone"], summary["skirmish_arena"]
     extras = (f", Stalkeriada {zone[0]}x{zone[1]} Zone" if zone else "") + \
         (f", skirmish arena {arena[0]}x{arena[1]}" if arena else "")
-    print(f"{summary['directory']}: ok · {summary['characters']} characters, {summary['monsters']} monsters, "
-          f"{summary['items']} items, {summary['maps']} maps{extras} · {summary['assumed']} assumed [A] values · "
+    maps = f"{summary['maps']} map{'s' * (summary['maps'] != 1)}"
+    print(f"{portable_dir(summary['directory'])}: ok · {summary['characters']} characters, {summary['monsters']} "
+          f"monsters, {summary['items']} items, {maps}{extras} · {summary['assumed']} assumed [A] values · "
           f"hash {summary['content_hash'][:12]}")
