@@ -5,7 +5,8 @@
   shows them. Importing ``sim.cli`` compiles no kernel.
 - A page's ``<!-- run: COMMAND -->`` is replaced by the command and what it prints,
   run at build time in one scratch folder per build (``zonesim`` is this checkout);
-  ``<!-- edit: FILE | [TABLE] | OLD | NEW -->`` makes that edit there and shows it.
+  ``<!-- edit: FILE | [TABLE] | OLD | NEW -->`` makes that edit there and shows it;
+  ``<!-- write: FILE -->`` before a fenced block writes the block's text to FILE there.
 - The notebooks (``notebooks/*.ipynb``, saved with their outputs by
   ``scripts/notebooks.py``) become the gallery's pages (``notebooks/NAME/``,
   rendered by mkdocs-jupyter), each with the first figure as its thumbnail
@@ -30,9 +31,10 @@ from mkdocs.structure.files import File
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "<!-- cli-reference -->"
 STEP = re.compile(r"<!-- run: (?P<command>.+?) -->|<!-- edit: (?P<file>.+?) \| (?P<table>\[.+?\]) \| (?P<old>.+?) \| "
-                  r"(?P<new>.+?) -->")
+                  r"(?P<new>.+?) -->|<!-- write: (?P<path>\S+) -->\n+(?P<block>(?s:```\w*\n(?P<body>.*?)```))")
 """A page's build-time steps, done in the order they appear."""
-GALLERY = ("fight_survival", "item_values", "zone_danger", "stalkeriada_strategies", "designer_workflow")
+GALLERY = ("fight_survival", "item_values", "zone_danger", "stalkeriada_strategies", "designer_workflow",
+           "balance")
 """The notebooks shown in the gallery, in order (the explorer's needs a live kernel)."""
 IMAGES = ("explore.png", "report_first_screen.png")
 _scratch = {}
@@ -65,8 +67,24 @@ def on_page_markdown(markdown, page, config, files):
     """Fill the CLI reference page; run a page's commands and edits."""
     if MARKER in markdown:
         markdown = markdown.replace(MARKER, cli_reference())
-    return STEP.sub(lambda m: run(m["command"]) if m["command"] else edit(m["file"], m["table"], m["old"], m["new"]),
-                    markdown)
+    return STEP.sub(step, markdown)
+
+
+def step(m) -> str:
+    """One build-time step of a page (module doc)."""
+    if m["command"]:
+        return run(m["command"])
+    if m["path"]:
+        write(m["path"], m["body"])
+        return m["block"]
+    return edit(m["file"], m["table"], m["old"], m["new"])
+
+
+def write(path: str, text: str):
+    """Write ``text`` (a fenced block of the page) to ``path`` in the scratch folder."""
+    target = scratch() / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
 
 
 def on_post_build(config):

@@ -921,10 +921,12 @@ def sensitivity(*, metric="journey_finish", files=(), quick=False, seed=None, th
 
 
 def balance(targets, *, content=None, budget=None, quick=False, seed=None, out=None, resume=False, threads=None,
-            on_progress=None):
+            scheduler=None, workers=None, on_progress=None):
     """Proposed changes that bring the headline numbers into the bands of the balance
     file ``targets`` (``zonesim balance``): a ``BalanceResult`` with the baseline and
-    the proposals, each target measured again at the full counts on fresh dice.
+    the proposals, each target measured again at the full counts on fresh dice. With
+    ``scheduler`` or ``workers`` the candidates of a batch are measured side by side
+    on a Dask cluster, with the same proposals.
 
         >>> b = balance("balance.toml", budget=30, quick=True)
         >>> b.proposals[0]["changes"]
@@ -953,8 +955,11 @@ def balance(targets, *, content=None, budget=None, quick=False, seed=None, out=N
     storage = None if store is None else f"sqlite:///{store.folder / 'study.db'}"
     from dataclasses import replace
 
-    result = solve(folder, replace(spec, seed=seed), matched, search_plan, full_plan, storage, resume=resume,
-                   quick=quick, on_progress=on_progress)
+    from sim.run.distributed import cluster
+
+    with cluster(scheduler, workers) as client:
+        result = solve(folder, replace(spec, seed=seed), matched, search_plan, full_plan, storage, resume=resume,
+                       quick=quick, on_progress=on_progress, client=client)
     if out is not None:
         from sim.balance.files import write_balance
 

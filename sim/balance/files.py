@@ -46,6 +46,9 @@ def balance_markdown(result) -> str:
         lines += ["| target | band | baseline | proposal |", "|---|---|---|---|"]
         lines += [f"| {t.metric} | [{t.low:g}, {t.high:g}] | {cell(result.baseline[t.metric])} | "
                   f"{cell(p['targets'][t.metric])} |" for t in shown]
-        lines += ["", f"The other {len(result.targets) - len(shown)} targets are met before and after (balance.json "
-                      "holds every value).", ""]
+        others = len(result.targets) - len(shown)
+        if others:
+            lines += ["", f"The other {others} target{'s are' if others != 1 else ' is'} met before and after "
+                          "(balance.json holds every value)."]
+        lines.append("")
     return "\n".join(lines) + "\n"

@@ -8,9 +8,12 @@ headline numbers into their bands, with the evidence.
   targets to their bands (in band widths), the number of knobs changed, and
   how far they moved (in their ranges' widths), so that small edits win.
   First every knob alone to each bound, then Optuna's TPE sampler
-  (multi-objective), reseeded per candidate from (seed, candidate number) so
-  that a resumed study proposes what an unbroken one would. The study lives
-  in ``study.db`` (SQLite, Optuna's own storage): Ctrl-C keeps it and
+  (multi-objective), reseeded per candidate from (seed, candidate number).
+  Candidates are proposed ``batch`` at a time and told together once all are
+  measured (side by side on a Dask cluster, one after the other here): the
+  proposals depend on the batch size, never on where the candidates ran, and
+  a resumed study proposes what an unbroken one would. The study lives in
+  ``study.db`` (SQLite, Optuna's own storage): Ctrl-C keeps it and
   ``--resume`` continues it.
 - **Proposals.** The candidates no other beats on all three objectives (the
   Pareto set) that come closer to the bands than the baseline, each with the
@@ -25,6 +28,7 @@ from __future__ import annotations
 import math
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -66,22 +70,40 @@ def plan_for(plan, targets):
 
 
 class Evaluator:
-    """The targets' headline numbers of a candidate, measured on a content copy."""
+    """The targets' headline numbers of a candidate, measured on a content copy
+    (on the cluster of a Dask ``client`` when several are measured together)."""
 
-    def __init__(self, folder: Path, spec: BalanceSpec, plan, targets):
-        self.folder, self.spec, self.plan, self.targets = Path(folder), spec, plan, targets
+    def __init__(self, folder: Path, spec: BalanceSpec, plan, targets, client=None):
+        self.folder, self.spec, self.plan, self.targets, self.client = Path(folder), spec, plan, targets, client
         self.tmp = tempfile.TemporaryDirectory(prefix="zonesim-balance-")
         self.count = 0
 
-    def metrics(self, values: dict) -> dict:
-        """``{metric: Measured}`` of the content with the knobs at ``values`` (by label)."""
+    def content(self, values: dict):
+        """The content with the knobs at ``values`` (by label), loaded from its copy."""
         from sim.content import load_content
 
         changed = {k: values[k.label] for k in self.spec.knobs if values[k.label] != k.base}
         self.count += 1
         folder = with_values(self.folder, Path(self.tmp.name) / f"c{self.count}", changed) if changed else self.folder
-        wanted = {t.metric for t in self.targets}
-        return {m.name: m for m in measure(load_content(folder), self.plan) if m.name in wanted}
+        return load_content(folder)
+
+    def metrics(self, values: dict) -> dict:
+        """``{metric: Measured}`` of the targets with the knobs at ``values`` (by label)."""
+        return target_metrics(self.content(values), self.plan, {t.metric for t in self.targets})
+
+    def many(self, candidates: list) -> list:
+        """``metrics`` of each of ``candidates``, side by side on the cluster if there is one."""
+        if self.client is None:
+            return [self.metrics(values) for values in candidates]
+        from sim.run.distributed import map_batches
+
+        contents = [self.content(values) for values in candidates]
+        return map_batches(self.client, target_metrics, contents, self.plan, {t.metric for t in self.targets})
+
+
+def target_metrics(content, plan, wanted) -> dict:
+    """``{metric: Measured}`` of the headline numbers ``wanted`` of ``content`` (one task on a cluster)."""
+    return {m.name: m for m in measure(content, plan) if m.name in wanted}
 
 
 def interval(measured) -> list:
@@ -95,7 +117,9 @@ def interval(measured) -> list:
 
 def search(spec: BalanceSpec, evaluator: Evaluator, storage: str, *, resume: bool, on_progress=None) -> list:
     """The measured candidates of the study in ``storage`` (module doc), ``spec.budget`` of them."""
-    import optuna
+    with warnings.catch_warnings():  # optuna's progress bar module warns in a notebook without ipywidgets
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        import optuna
     from optuna.distributions import IntDistribution
     from optuna.trial import TrialState
 
@@ -110,23 +134,27 @@ def search(spec: BalanceSpec, evaluator: Evaluator, storage: str, *, resume: boo
               if bound != k.base]
     targets = evaluator.targets
 
-    def evaluate(trial):
-        values = {label: grids[label][trial.params[label]] for label in space}
-        metrics = evaluator.metrics(values)
-        point = {name: m.value for name, m in metrics.items()}
-        trial.set_user_attr("values", point)
-        study.tell(trial, list(objectives(targets, knobs, values, point)))
+    def values_of(trial):
+        return {label: grids[label][trial.params[label]] for label in space}
 
-    for cut in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):  # a run cut short: proposed again
+    for cut in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):  # a batch cut short: proposed again
         study.tell(cut.number, state=TrialState.FAIL)
     while (done := len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))) < spec.budget:
+        size = min(spec.batch, spec.budget - done)
         if on_progress:
-            on_progress(done, spec.budget, f"candidate {done + 1}")
-        if done < len(probes) and not study.get_trials(deepcopy=False, states=(TrialState.WAITING,)):
-            study.enqueue_trial(probes[done])
-        study.sampler = optuna.samplers.TPESampler(seed=spec.seed * 1_000_003 + done, multivariate=True,
-                                                   n_startup_trials=len(probes) + 5)
-        evaluate(study.ask(space))
+            on_progress(done, spec.budget, f"candidates {done + 1}-{done + size}" if size > 1 else f"candidate {done + 1}")
+        waiting = len(study.get_trials(deepcopy=False, states=(TrialState.WAITING,)))  # queued before a kill
+        for n in range(done + waiting, min(done + size, len(probes))):
+            study.enqueue_trial(probes[n])
+        batch = []
+        for n in range(done, done + size):
+            study.sampler = optuna.samplers.TPESampler(seed=spec.seed * 1_000_003 + n, multivariate=True,
+                                                       n_startup_trials=len(probes) + 5)
+            batch.append(study.ask(space))
+        for trial, metrics in zip(batch, evaluator.many([values_of(t) for t in batch])):
+            point = {name: m.value for name, m in metrics.items()}
+            trial.set_user_attr("values", point)
+            study.tell(trial, list(objectives(targets, knobs, values_of(trial), point)))
     if on_progress:
         on_progress(spec.budget, spec.budget, "searched")
     out = []
@@ -210,32 +238,32 @@ class BalanceResult:
                           "proposals": self.proposals})
 
 
-def remeasure(evaluator: Evaluator, values: dict) -> dict:
-    """``{metric: {"value", "ci95", "met"}}`` of the targets at ``values``."""
-    metrics = evaluator.metrics(values)
-    return {t.metric: {"value": metrics[t.metric].value, "ci95": interval(metrics[t.metric]),
-                       "met": t.met(metrics[t.metric].value)} for t in evaluator.targets}
+def remeasure(evaluator: Evaluator, candidates: list) -> list:
+    """``{metric: {"value", "ci95", "met"}}`` of the targets at each of ``candidates`` (knob values)."""
+    return [{t.metric: {"value": metrics[t.metric].value, "ci95": interval(metrics[t.metric]),
+                        "met": t.met(metrics[t.metric].value)} for t in evaluator.targets}
+            for metrics in evaluator.many(candidates)]
 
 
 def solve(folder: Path, spec: BalanceSpec, targets: list, search_plan, full_plan, storage: str, *, resume=False,
-          quick=False, on_progress=None) -> BalanceResult:
+          quick=False, on_progress=None, client=None) -> BalanceResult:
     """Search, then measure the baseline and the best proposals again on fresh dice
-    (module doc); ``targets``: the spec's, matched to headline numbers (``BalanceSpec.expand``)."""
+    (module doc); ``targets``: the spec's, matched to headline numbers (``BalanceSpec.expand``);
+    ``client``: a Dask client the candidates of a batch are measured on."""
     started = time.perf_counter()
     search_plan, full_plan = plan_for(search_plan, targets), plan_for(full_plan, targets)
     own = {k.label: k.base for k in spec.knobs}
-    searcher = Evaluator(folder, spec, search_plan, targets)
+    searcher = Evaluator(folder, spec, search_plan, targets, client)
     baseline_point = {n: m.value for n, m in searcher.metrics(own).items()}
     baseline_distance = objectives(targets, spec.knobs, own, baseline_point)[0]
     searched = search(spec, searcher, storage, resume=resume, on_progress=on_progress)
     search_s = time.perf_counter() - started
     front = pareto(searched, baseline_distance)
     found = ranked([simplify(c, searcher, spec.knobs) for c in front[:SIMPLIFIED]], targets)
-    fresh = Evaluator(folder, spec, replace(full_plan, seed=full_plan.seed + FRESH_DICE), targets)
-    baseline = remeasure(fresh, own)
+    fresh = Evaluator(folder, spec, replace(full_plan, seed=full_plan.seed + FRESH_DICE), targets, client)
+    baseline, *again = remeasure(fresh, [own] + [{**own, **c.changes} for c in found[:PROPOSALS]])
     proposals = []
-    for c in found[:PROPOSALS]:
-        measured = remeasure(fresh, {**own, **c.changes})
+    for c, measured in zip(found, again):
         by_label = {k.label: k for k in spec.knobs}
         proposals.append({"candidate": c.number, "changed": len(c.changes),
                           "changes": {label: [by_label[label].base, v] for label, v in c.changes.items()},

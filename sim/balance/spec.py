@@ -6,6 +6,7 @@ assumed [A] number or a price, with bounds and a step).
 [search]
 budget = 60                     # candidates measured
 seed = 1
+batch = 2                       # candidates proposed together (measured side by side on a cluster)
 
 [[target]]
 metric = "fight_survival.*.standard"   # a headline number of `zonesim compare`; * matches any part
@@ -106,6 +107,7 @@ class BalanceSpec:
     knobs: list
     budget: int
     seed: int
+    batch: int = 2  # candidates proposed together: the proposals depend on it, not on where they are measured
 
     def groups(self) -> tuple:
         """The `zonesim compare` groups its targets read."""
@@ -213,8 +215,12 @@ def load_balance(path: Path, folder: Path, content, *, budget=None) -> BalanceSp
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise BalanceError(f"{path}: budget {budget!r}: give a whole number of candidates, at least 1")
     seed = search.get("seed", 1)
+    batch = search.get("batch", 2)
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise BalanceError(f"{path}: [search] batch {batch!r}: give a whole number of candidates proposed "
+                           "together, at least 1")
     _check_bounds(folder, path, knobs)
-    return BalanceSpec(path, targets, knobs, budget, seed)
+    return BalanceSpec(path, targets, knobs, budget, seed, batch)
 
 
 def _check_bounds(folder, path, knobs):

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from sim import api
-from sim.cli.common import ContentDir, Json, Resume, Threads, app, progress, seed_option, show
+from sim.cli.common import ContentDir, Json, Resume, Scheduler, Threads, Workers, app, progress, seed_option, show
 
 
 @app.command()
@@ -26,6 +26,8 @@ def balance(
                                                               "the study (study.db, for --resume) here.")] = None,
     resume: Resume = False,
     threads: Threads = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
     content: ContentDir = None,
 ):
     """Which few numbers should I change, and to what? Proposals with the evidence.
@@ -43,17 +45,21 @@ def balance(
     then proposes; every candidate meets the baseline's dice. The proposals
     are the candidates no other beats on all three that come closer than the
     content as it is, fewest changes first, each measured again on fresh
-    dice with a 95% interval per target.
+    dice with a 95% interval per target. Candidates are proposed [search]
+    batch at a time; --workers or --scheduler measures a batch side by side
+    on a Dask cluster, with the same proposals.
 
     \b
     Examples:
       zonesim balance sim/content/default/balance.toml --budget 40 --out results/balance
       zonesim balance my_targets.toml --content my_game --quick --json
       zonesim balance my_targets.toml --out results/balance --resume
+      zonesim balance my_targets.toml --workers 2
     """
     with progress("balance") as update:
         result = api.balance(targets, content=content, budget=budget, quick=quick, seed=seed, out=out,
-                             resume=resume, threads=threads, on_progress=update)
+                             resume=resume, threads=threads, scheduler=scheduler, workers=workers,
+                             on_progress=update)
     show(as_json, result.to_json, lambda: _print(result))
 
 

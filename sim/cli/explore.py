@@ -4,7 +4,8 @@ and watch the headline numbers of ``zonesim compare`` move."""
 import socket
 import sys
 import time
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
 
@@ -29,6 +30,12 @@ def _port(host: str, port: int) -> int:
 @app.command()
 def explore(
     content: ContentDir = None,
+    draft: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Open this content folder as the draft: "
+                                                                     "a folder saved by \"Save as…\", a "
+                                                                     "proposal of zonesim balance "
+                                                                     "(OUT/proposal-N) or a report folder; "
+                                                                     "its differences from --content are "
+                                                                     "the edits.")] = None,
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port of the page (0: any free one).")] = 8765,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Print the page's address; open no "
                                                                   "browser.")] = False,
@@ -48,13 +55,15 @@ def explore(
     of the noise. The first numbers come within seconds of an edit; their
     intervals narrow in stages up to the full counts of `zonesim compare`.
     A refused value shows the loader's one-line error beside its field and
-    runs nothing. "Save as…" writes the draft as a content folder. Ctrl-C
+    runs nothing. "Save as…" writes the draft as a content folder; --draft
+    opens one again, or a proposal of `zonesim balance`, as the draft. Ctrl-C
     stops the server.
 
     \b
     Examples:
       zonesim explore
       zonesim explore --content my_content --no-browser --port 8800
+      zonesim explore --draft results/balance/proposal-1
     """
     from sim.explore import Explorer
     from sim.options import set_threads
@@ -63,6 +72,8 @@ def explore(
     set_threads(threads)
     port = _port(host, port)
     explorer = Explorer(content, threads=threads)
+    if draft is not None:
+        explorer.open_draft(draft)
     try:
         from sim.explore.page import serve
     except ImportError:

@@ -129,6 +129,27 @@ class Explorer:
             self._apply({}, remember=True)
             return True
 
+    def open_draft(self, folder) -> int:
+        """Take the content folder ``folder`` (a saved draft, a ``zonesim balance``
+        proposal, a report folder) as the draft: its differences from the baseline
+        become the edits, and undo goes back. Refused, with nothing changed, when it
+        differs in a field the page does not show. The number of fields it changes."""
+        from sim.compare.diff import content_diff, resolve_content
+
+        other = resolve_content(folder, "--draft")
+        diff = content_diff(self.folder, other)
+        hidden = [f"{d['file']}: {d['key']}" for d in diff if (d["file"], d["key"]) not in self.by_key]
+        if hidden:
+            raise ContentError(f"--draft: {other} differs from the baseline in {len(hidden)} field"
+                               f"{'s' * (len(hidden) != 1)} the explorer does not show ({', '.join(hidden[:3])}"
+                               f"{', ...' if len(hidden) > 3 else ''}); open it with --content instead")
+        edits = {(d["file"], d["key"]): d["new"] for d in diff}
+        with self._edit_lock:
+            self._draft(edits)
+            if edits_key(edits) != edits_key(self.edits):
+                self._apply(edits, remember=True)
+        return len(edits)
+
     def folder_of_draft(self) -> Path:
         """The folder holding the draft (the baseline's own when nothing is edited)."""
         with self._edit_lock:

@@ -73,10 +73,12 @@ def test_a_planted_imbalance_is_fixed_by_its_own_numbers(planted):
         assert "items.toml:firearms.ak47.price" not in p["changes"]
 
 
-def test_the_same_seed_proposes_the_same_after_a_kill_and_a_resume_and_on_one_thread(planted, tmp_path,
-                                                                                       monkeypatch):
-    """Killed while it measures its 10th candidate and resumed, the study proposes what an
-    unbroken one does; so does a run on one thread (every candidate meets the same dice)."""
+def test_the_same_seed_proposes_the_same_after_a_kill_a_resume_on_one_thread_and_on_two_workers(planted, tmp_path,
+                                                                                              monkeypatch):
+    """Killed while it measures its 9th candidate (the first of the fifth batch of two)
+    and resumed, the study proposes what an unbroken one does; so does a run on one
+    thread and one on a local cluster of two workers (every candidate meets the same
+    dice wherever it runs)."""
     from sim.balance.solve import Evaluator
 
     folder, targets = planted
@@ -84,7 +86,7 @@ def test_the_same_seed_proposes_the_same_after_a_kill_and_a_resume_and_on_one_th
     measure = Evaluator.metrics
 
     def killed(self, values):
-        if self.count == 10:  # the baseline, 9 candidates, then the kill
+        if self.count == 10:  # the baseline, 4 batches of 2 candidates, then the kill
             raise KeyboardInterrupt
         return measure(self, values)
 
@@ -95,12 +97,14 @@ def test_the_same_seed_proposes_the_same_after_a_kill_and_a_resume_and_on_one_th
     import optuna
 
     cut = optuna.load_study(study_name="balance", storage=f"sqlite:///{tmp_path / 'cut' / 'checkpoints' / 'study.db'}")
-    assert [t.state.name for t in cut.trials].count("COMPLETE") == 9 and cut.trials[-1].state.name == "RUNNING"
+    states = [t.state.name for t in cut.trials]
+    assert states.count("COMPLETE") == 8 and states[-2:] == ["RUNNING", "RUNNING"], states
     resumed = api.balance(targets, content=folder, quick=True, out=tmp_path / "cut", resume=True)
     assert resumed.proposals == whole.proposals
     one = api.balance(targets, content=folder, quick=True, threads=1)
     api.balance(targets, content=folder, quick=True, threads=2, budget=1)  # the threads back for the other tests
     assert one.proposals == whole.proposals
+    assert api.balance(targets, content=folder, quick=True, workers=2).proposals == whole.proposals
     written = json.loads((tmp_path / "cut" / "balance.json").read_text())
     assert written["proposals"][0]["changes"] == {k: list(v) for k, v in whole.proposals[0]["changes"].items()}
     copy = tmp_path / "cut" / "proposal-1" / "content" / "monsters.toml"
@@ -116,6 +120,7 @@ def test_the_same_seed_proposes_the_same_after_a_kill_and_a_resume_and_on_one_th
     (("bounds = [10, 60]\nstep = 2\n\n[[knob]]\nprice", "bounds = [-4, 60]\nstep = 2\n\n[[knob]]\nprice"),
      "limit"),
     (("budget = 24", "budget = 0"), "budget 0"),
+    (("budget = 24", "budget = 24\nbatch = 0"), "batch 0"),
     (('price = "ak47"', 'price = "bfg"'), "unknown card"),
     (('file = "monsters.toml"\nkey = "chimera.hp"', 'file = "rules.toml"\nkey = "stalker.step_budget"'),
      "not an assumed [A] number"),  # a [G] number of the rulebook is no knob

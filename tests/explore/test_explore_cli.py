@@ -19,6 +19,7 @@ def busy_port():
     (["--content", "no_such_folder"], "--content: no_such_folder: folder not found"),
     (["--threads", "0"], "--threads: 0; this machine allows 1.."),
     (["--host", "no.such.host.invalid"], "--host: 'no.such.host.invalid' is not an address of this machine"),
+    (["--draft", "no_such_proposal"], "--draft: no_such_proposal: folder not found"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, says):
     proc = zonesim("explore", "--no-browser", "--port", 0, *args)

@@ -2,6 +2,7 @@
 checked by the loaders (a refused one gets their one-line error and runs
 nothing), undo and reset, and "Save as" through the TOML editor."""
 
+import shutil
 import tomllib
 
 import pytest
@@ -97,3 +98,31 @@ def test_save_as_refuses_a_folder_that_exists(explorer, tmp_path):
 
     with pytest.raises(ZonesimError, match="already exists; give a new folder"):
         explorer.save_as(tmp_path)
+
+
+def test_a_balance_proposal_opens_as_the_draft_and_undo_goes_back(explorer, tmp_path):
+    """A folder written as ``zonesim balance`` writes a proposal (``OUT/proposal-N/content``,
+    through the TOML editor) opens as the draft: its changes are the edits, undo goes back."""
+    from sim.balance.spec import Knob, with_values
+
+    knobs = {Knob("monsters.toml", "chimera.hp", 30, 10, 40, 1): 19,
+             Knob("items.toml", "firearms.ak47.price", 1500, 500, 3000, 100): 1200}
+    proposal = tmp_path / "balance" / "proposal-1"
+    with_values(DEFAULT_DIR, proposal / "content", knobs)
+    explorer.set("monsters.toml", "bloodsucker.hp", "30")
+    assert explorer.open_draft(proposal) == 2
+    assert explorer.edits == {("monsters.toml", "chimera.hp"): 19, ("items.toml", "firearms.ak47.price"): 1200}
+    assert explorer.changes() == content_diff(DEFAULT_DIR, proposal / "content")
+    assert explorer.undo() and explorer.edits == {("monsters.toml", "bloodsucker.hp"): 30}
+
+
+def test_a_draft_that_changes_a_field_the_page_does_not_show_is_refused(explorer, tmp_path):
+    from sim.content.load import ContentError
+
+    folder = shutil.copytree(DEFAULT_DIR, tmp_path / "other")
+    monsters = folder / "monsters.toml"
+    monsters.write_text(monsters.read_text(encoding="utf-8").replace('name = "Bloodsucker"', 'name = "Sucker"'),
+                        encoding="utf-8")
+    with pytest.raises(ContentError, match="1 field the explorer does not show .monsters.toml: bloodsucker.name"):
+        explorer.open_draft(folder)
+    assert explorer.edits == {} and explorer.generation == 0
