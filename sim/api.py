@@ -921,12 +921,13 @@ def sensitivity(*, metric="journey_finish", files=(), quick=False, seed=None, th
 
 
 def balance(targets, *, content=None, budget=None, quick=False, seed=None, out=None, resume=False, threads=None,
-            scheduler=None, workers=None, on_progress=None):
+            scheduler=None, workers=None, knobs="file", on_progress=None):
     """Proposed changes that bring the headline numbers into the bands of the balance
     file ``targets`` (``zonesim balance``): a ``BalanceResult`` with the baseline and
     the proposals, each target measured again at the full counts on fresh dice. With
     ``scheduler`` or ``workers`` the candidates of a batch are measured side by side
-    on a Dask cluster, with the same proposals.
+    on a Dask cluster, with the same proposals. ``knobs="auto"``: the 20 assumed
+    numbers with the largest swing on the targets join the file's knobs.
 
         >>> b = balance("balance.toml", budget=30, quick=True)
         >>> b.proposals[0]["changes"]
@@ -937,13 +938,17 @@ def balance(targets, *, content=None, budget=None, quick=False, seed=None, out=N
     from sim.compare.metrics import make_plan, metric_names
     from sim.content import DEFAULT_DIR
     from sim.content import load_content as load
+    from sim.errors import UsageProblem
     from sim.options import check_out_folder, check_seed, run_params, set_threads
     from sim.run.chunks import checkpoints
 
     check_seed(seed)
+    if knobs not in ("file", "auto"):
+        raise UsageProblem(f"--knobs: {knobs!r}; give file (the balance file's [[knob]] tables) or auto (those "
+                           "and the assumed numbers that move the targets most)")
     folder = resolve_content(content, "--content") if content is not None else DEFAULT_DIR
     game = load(folder)
-    spec = load_balance(Path(targets), folder, game, budget=budget)
+    spec = load_balance(Path(targets), folder, game, budget=budget, auto=knobs == "auto")
     seed = spec.seed if seed is None else seed
     search_plan = make_plan(game, quick=True, seed=seed, groups=spec.groups())
     full_plan = search_plan if quick else make_plan(game, quick=False, seed=seed, groups=spec.groups())
@@ -951,7 +956,7 @@ def balance(targets, *, content=None, budget=None, quick=False, seed=None, out=N
     check_out_folder(out)
     set_threads(threads)
     store = checkpoints(out, run_params("balance", game, balance=Path(targets).read_text(encoding="utf-8"),
-                                        budget=spec.budget, quick=quick, seed=seed), resume)
+                                        budget=spec.budget, quick=quick, seed=seed, knobs=knobs), resume)
     storage = None if store is None else f"sqlite:///{store.folder / 'study.db'}"
     from dataclasses import replace
 
@@ -959,7 +964,7 @@ def balance(targets, *, content=None, budget=None, quick=False, seed=None, out=N
 
     with cluster(scheduler, workers) as client:
         result = solve(folder, replace(spec, seed=seed), matched, search_plan, full_plan, storage, resume=resume,
-                       quick=quick, on_progress=on_progress, client=client)
+                       quick=quick, on_progress=on_progress, client=client, auto=knobs == "auto")
     if out is not None:
         from sim.balance.files import write_balance
 

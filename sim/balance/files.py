@@ -26,16 +26,30 @@ def write_balance(out: Path, result):
 
 def balance_markdown(result) -> str:
     """The proposals as markdown: per proposal its changed numbers, then every target
-    before and after with its 95% interval (fresh dice, full counts)."""
+    before and after with its 95% interval (fresh dice, full counts) and the paired
+    change on those dice with its 95% interval, as ``zonesim report --baseline`` gives it."""
     def cell(v):
         lo, hi = v["ci95"]
         return f"{v['value']:.4g} [{lo:.4g}, {hi:.4g}]{' ✓' if v['met'] else ''}"
+
+    def change(v):
+        """The paired change on the same dice, as ``zonesim report --baseline`` shows it (* clear of 0)."""
+        lo, hi = v["diff_ci95"]
+        clear = lo == lo and (lo > 0 or hi < 0)
+        return f"{v['diff']:+.4g} [{lo:+.4g}, {hi:+.4g}]{' *' if clear else ''}"
 
     lines = [f"# Balance proposals for {result.folder}", "",
              f"Targets of `{result.spec.path}`; {result.candidates} candidates searched (seed {result.seed}); "
              f"every number measured again on fresh dice (seed {result.seed + 1}) at the "
              f"{'quick' if result.quick else 'full'} counts of report.toml, 95% intervals; "
-             f"✓ = in its band. The baseline meets {result.baseline_met()} of {len(result.targets)} targets.", ""]
+             f"✓ = in its band; *vs baseline*: the change on the same dice with its paired 95% interval, * when it "
+             f"excludes 0. The baseline meets {result.baseline_met()} of {len(result.targets)} targets.", ""]
+    if result.swings:
+        lines += [f"Knobs chosen by `--knobs auto` ({len(result.swings)}, the largest swing on the targets' distance "
+                  "to their bands first):", ""]
+        lines += [f"- `{k.label}`: {k.base:g} in [{k.low:g}, {k.high:g}], swing {result.swings[k.label]:.3g}"
+                  for k in sorted(result.spec.knobs, key=lambda k: -result.swings.get(k.label, -1))
+                  if k.label in result.swings] + [""]
     if not result.proposals:
         lines.append("No candidate came closer to the bands than the content as it is.")
     for n, p in enumerate(result.proposals, 1):
@@ -43,9 +57,9 @@ def balance_markdown(result) -> str:
                   f"{p['met']} of {len(result.targets)} targets met", ""]
         lines += [f"- `{label}`: {old} → {new}" for label, (old, new) in p["changes"].items()] + [""]
         shown = [t for t in result.targets if not (result.baseline[t.metric]["met"] and p["targets"][t.metric]["met"])]
-        lines += ["| target | band | baseline | proposal |", "|---|---|---|---|"]
+        lines += ["| target | band | baseline | proposal | vs baseline |", "|---|---|---|---|---|"]
         lines += [f"| {t.metric} | [{t.low:g}, {t.high:g}] | {cell(result.baseline[t.metric])} | "
-                  f"{cell(p['targets'][t.metric])} |" for t in shown]
+                  f"{cell(p['targets'][t.metric])} | {change(p['targets'][t.metric])} |" for t in shown]
         others = len(result.targets) - len(shown)
         if others:
             lines += ["", f"The other {others} target{'s are' if others != 1 else ' is'} met before and after "

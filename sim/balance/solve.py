@@ -29,14 +29,15 @@ import math
 import tempfile
 import time
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from sim.analysis.stats import t975
 from sim.balance.spec import BalanceSpec, groups_of, with_values
-from sim.compare.metrics import measure
+from sim.compare.metrics import measure, paired_interval
+from sim.content.load import ContentError
 
 PROPOSALS = 5  # at most this many proposals are measured again and written
 SIMPLIFIED = 12  # at most this many of the Pareto set have their needless changes put back
@@ -91,14 +92,25 @@ class Evaluator:
         """``{metric: Measured}`` of the targets with the knobs at ``values`` (by label)."""
         return target_metrics(self.content(values), self.plan, {t.metric for t in self.targets})
 
-    def many(self, candidates: list) -> list:
-        """``metrics`` of each of ``candidates``, side by side on the cluster if there is one."""
+    def many(self, candidates: list, refused=False) -> list:
+        """``metrics`` of each of ``candidates``, side by side on the cluster if there is one;
+        ``refused``: None for a candidate the content's loaders refuse, instead of its error."""
+        def attempt(step, values):
+            try:
+                return step(values)
+            except ContentError:
+                if not refused:
+                    raise
+                return None
+
         if self.client is None:
-            return [self.metrics(values) for values in candidates]
+            return [attempt(self.metrics, values) for values in candidates]
         from sim.run.distributed import map_batches
 
-        contents = [self.content(values) for values in candidates]
-        return map_batches(self.client, target_metrics, contents, self.plan, {t.metric for t in self.targets})
+        contents = [attempt(self.content, values) for values in candidates]
+        found = iter(map_batches(self.client, target_metrics, [c for c in contents if c is not None], self.plan,
+                                 {t.metric for t in self.targets}))
+        return [None if c is None else next(found) for c in contents]
 
 
 def target_metrics(content, plan, wanted) -> dict:
@@ -221,6 +233,7 @@ class BalanceResult:
     elapsed_s: float
     search_s: float  # of which the search (the rest: putting needless changes back, measuring again)
     quick: bool = False  # the proposals were measured again at the quick counts
+    swings: dict = field(default_factory=dict)  # --knobs auto: each chosen knob's swing on the targets, by label
 
     def baseline_met(self) -> int:
         return sum(v["met"] for v in self.baseline.values())
@@ -234,24 +247,48 @@ class BalanceResult:
                           "search_s": self.search_s,
                           "targets": [{"metric": t.metric, "band": [t.low, t.high], "weight": t.weight}
                                       for t in self.targets],
+                          "knobs": [{"knob": k.label, "value": k.base, "bounds": [k.low, k.high], "step": k.step,
+                                     "auto": k.label in self.swings, "swing": self.swings.get(k.label)}
+                                    for k in self.spec.knobs],
                           "baseline": {"targets": self.baseline, "met": self.baseline_met()},
                           "proposals": self.proposals})
 
 
 def remeasure(evaluator: Evaluator, candidates: list) -> list:
-    """``{metric: {"value", "ci95", "met"}}`` of the targets at each of ``candidates`` (knob values)."""
-    return [{t.metric: {"value": metrics[t.metric].value, "ci95": interval(metrics[t.metric]),
-                        "met": t.met(metrics[t.metric].value)} for t in evaluator.targets}
-            for metrics in evaluator.many(candidates)]
+    """``{metric: {"value", "ci95", "met"}}`` of the targets at each of ``candidates`` (knob
+    values, the first the content as it is), and for the others the paired change from
+    the first on the same dice, ``"diff"`` with its 95% interval ``"diff_ci95"``."""
+    first, *rest = evaluator.many(candidates)
+
+    def row(metrics, t):
+        m = metrics[t.metric]
+        out = {"value": m.value, "ci95": interval(m), "met": t.met(m.value)}
+        if metrics is not first:
+            diff, lo, hi = paired_interval(first[t.metric], m)
+            out |= {"diff": diff, "diff_ci95": [lo, hi]}
+        return out
+
+    return [{t.metric: row(metrics, t) for t in evaluator.targets} for metrics in (first, *rest)]
 
 
 def solve(folder: Path, spec: BalanceSpec, targets: list, search_plan, full_plan, storage: str, *, resume=False,
-          quick=False, on_progress=None, client=None) -> BalanceResult:
+          quick=False, on_progress=None, client=None, auto=False) -> BalanceResult:
     """Search, then measure the baseline and the best proposals again on fresh dice
     (module doc); ``targets``: the spec's, matched to headline numbers (``BalanceSpec.expand``);
-    ``client``: a Dask client the candidates of a batch are measured on."""
+    ``client``: a Dask client the candidates of a batch are measured on; ``auto``: the
+    knobs of ``sim.balance.auto`` join the file's."""
     started = time.perf_counter()
     search_plan, full_plan = plan_for(search_plan, targets), plan_for(full_plan, targets)
+    swings = {}  # the chosen knobs' swings on the targets (--knobs auto)
+    if auto:
+        from sim.balance.auto import candidates, choose, screen
+
+        params = candidates(folder)
+        screener = Evaluator(folder, replace(spec, knobs=params), search_plan, targets, client)
+        screened = screen(screener, params, targets, on_progress)
+        chosen = choose(spec.path, screened, {k.label for k in spec.knobs})
+        swings = {s.label: s.swing for s in screened if s.label in {k.label for k in chosen}}
+        spec = replace(spec, knobs=spec.knobs + chosen)
     own = {k.label: k.base for k in spec.knobs}
     searcher = Evaluator(folder, spec, search_plan, targets, client)
     baseline_point = {n: m.value for n, m in searcher.metrics(own).items()}
@@ -270,4 +307,4 @@ def solve(folder: Path, spec: BalanceSpec, targets: list, search_plan, full_plan
                           "targets": measured, "met": sum(v["met"] for v in measured.values()),
                           "distance": sum(t.weight * t.distance(measured[t.metric]["value"]) for t in targets)})
     return BalanceResult(spec, Path(folder), targets, baseline, proposals, spec.budget, search_plan.seed,
-                         time.perf_counter() - started, search_s, quick=quick)
+                         time.perf_counter() - started, search_s, quick=quick, swings=swings)

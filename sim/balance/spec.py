@@ -194,9 +194,10 @@ def _knob(folder, content, path, n, entry) -> Knob:
     return Knob(file, key, base, low, high, step)
 
 
-def load_balance(path: Path, folder: Path, content, *, budget=None) -> BalanceSpec:
+def load_balance(path: Path, folder: Path, content, *, budget=None, auto=False) -> BalanceSpec:
     """The balance file at ``path`` checked against the content of ``folder`` (every
-    bound is loaded once, so a value the loader refuses is named here, not mid-search)."""
+    bound is loaded once, so a value the loader refuses is named here, not mid-search);
+    ``auto``: knobs are chosen too (``sim.balance.auto``), so the file may name none."""
     path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -209,8 +210,9 @@ def load_balance(path: Path, folder: Path, content, *, budget=None) -> BalanceSp
     if not targets:
         raise BalanceError(f"{path}: no [[target]]; give at least one metric with a band")
     knobs = [_knob(folder, content, path, n, e) for n, e in enumerate(raw.get("knob", []))]
-    if not knobs:
-        raise BalanceError(f"{path}: no [[knob]]; give at least one number the solver may change")
+    if not knobs and not auto:
+        raise BalanceError(f"{path}: no [[knob]]; give at least one number the solver may change, or use "
+                           "--knobs auto")
     budget = search.get("budget", 60) if budget is None else budget
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise BalanceError(f"{path}: budget {budget!r}: give a whole number of candidates, at least 1")

@@ -16,6 +16,10 @@ def balance(
                                                                           "solver may change.")],
     budget: Annotated[Optional[int], typer.Option(metavar="N", help="Candidates to measure (default: the file's "
                                                                     "[search] budget).")] = None,
+    knobs: Annotated[str, typer.Option(metavar="file|auto", help="file: the balance file's [[knob]] tables; auto: "
+                                                                 "those and the 20 assumed numbers whose swing "
+                                                                 "moves the targets most, each screened at both "
+                                                                 "ends of its swing first.")] = "file",
     quick: Annotated[bool, typer.Option("--quick", help="Measure the proposals again at the quick counts of "
                                                         "report.toml, not the full ones (the search always uses "
                                                         "the quick ones).")] = False,
@@ -55,10 +59,11 @@ def balance(
       zonesim balance my_targets.toml --content my_game --quick --json
       zonesim balance my_targets.toml --out results/balance --resume
       zonesim balance my_targets.toml --workers 2
+      zonesim balance my_targets.toml --knobs auto --out results/balance
     """
     with progress("balance") as update:
         result = api.balance(targets, content=content, budget=budget, quick=quick, seed=seed, out=out,
-                             resume=resume, threads=threads, scheduler=scheduler, workers=workers,
+                             resume=resume, threads=threads, scheduler=scheduler, workers=workers, knobs=knobs,
                              on_progress=update)
     show(as_json, result.to_json, lambda: _print(result))
 

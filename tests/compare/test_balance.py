@@ -112,6 +112,32 @@ def test_the_same_seed_proposes_the_same_after_a_kill_a_resume_on_one_thread_and
     assert "Proposal 1" in (tmp_path / "cut" / "diff.md").read_text()
 
 
+def test_knobs_auto_finds_the_planted_numbers_among_every_assumed_one(planted, tmp_path):
+    """With no [[knob]] in the file, ``--knobs auto`` screens every assumed number at both
+    ends of its swing: the bloodsucker's HP and dice are among the chosen knobs, with
+    the standard tier's own kit (its AK-47's dice, its vest); a number no fight reads
+    (Stalkeriada's, the journey's) is never one; and the top proposal lands in the band."""
+    folder, targets = planted
+    bare = tmp_path / "bare.toml"
+    bare.write_text(targets.read_text().split("[[knob]]")[0])
+    result = api.balance(bare, content=folder, quick=True, knobs="auto", out=tmp_path / "out")
+    assert set(BLOODSUCKER) <= set(result.swings), sorted(result.swings)
+    assert 2 < len(result.swings) <= 20 and all(v > 0 for v in result.swings.values())
+    assert not [label for label in result.swings if label.startswith(("stalkeriada.toml", "journey.toml"))]
+    top = result.proposals[0]
+    assert top["targets"]["fight_survival.bloodsucker.standard"]["met"], top
+    written = json.loads((tmp_path / "out" / "balance.json").read_text())
+    assert {k["knob"] for k in written["knobs"] if k["auto"]} == set(result.swings)
+    assert "Knobs chosen by `--knobs auto`" in (tmp_path / "out" / "diff.md").read_text()
+
+
+def test_knobs_must_be_file_or_auto(planted, tmp_path):
+    folder, targets = planted
+    proc = zonesim("balance", targets, "--content", folder, "--knobs", "some", "--out", tmp_path / "out")
+    assert proc.returncode == 2 and "--knobs: 'some'; give file" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("edit, message", [
     (("fight_survival.bloodsucker.standard", "fight_luck.bloodsucker"), "unknown metric"),
     (("fight_survival.bloodsucker.standard", "fight_survival.dragon.standard"), "matches no headline number"),
