@@ -2,8 +2,12 @@
 headline numbers into their bands, with the evidence.
 
 - **Measure.** A candidate (a value per knob) is a content copy with those
-  numbers set, measured by `zonesim compare`'s groups (``sim.compare.metrics``)
-  on the same dice as the baseline, at the search counts.
+  numbers set, measured by `zonesim compare`'s groups (``sim.compare.headline``)
+  on the same dice as the baseline, at the search counts, which rise as the
+  search narrows: its first third at 5% of them, the next at 25%, the last
+  third whole (``SEARCH_STAGES``; each stage the first trials of every batch,
+  as the explorer's stages). Putting needless changes back and the baseline
+  it is judged against use the whole counts.
 - **Search.** Three objectives, all minimised: the weighted distance of the
   targets to their bands (in band widths), the number of knobs changed, and
   how far they moved (in their ranges' widths), so that small edits win.
@@ -36,12 +40,14 @@ import numpy as np
 
 from sim.analysis.stats import t975
 from sim.balance.spec import BalanceSpec, groups_of, with_values
+from sim.compare.headline import LAST
 from sim.compare.metrics import measure, paired_interval
 from sim.content.load import ContentError
 
 PROPOSALS = 5  # at most this many proposals are measured again and written
 SIMPLIFIED = 12  # at most this many of the Pareto set have their needless changes put back
 FRESH_DICE = 1  # the proposals are measured again with the seed plus this: dice the search never saw
+SEARCH_STAGES = (1, 2, LAST)  # the search's counts rise through these stages (``sim.compare.headline.FRACTIONS``)
 
 
 @dataclass(frozen=True)
@@ -88,13 +94,14 @@ class Evaluator:
         folder = with_values(self.folder, Path(self.tmp.name) / f"c{self.count}", changed) if changed else self.folder
         return load_content(folder)
 
-    def metrics(self, values: dict) -> dict:
-        """``{metric: Measured}`` of the targets with the knobs at ``values`` (by label)."""
-        return target_metrics(self.content(values), self.plan, {t.metric for t in self.targets})
+    def metrics(self, values: dict, stage: int = LAST) -> dict:
+        """``{metric: Measured}`` of the targets with the knobs at ``values`` (by label), at
+        ``stage`` of the plan's counts (``sim.compare.headline``)."""
+        return target_metrics(self.content(values), self.plan, {t.metric for t in self.targets}, stage)
 
-    def many(self, candidates: list, refused=False) -> list:
-        """``metrics`` of each of ``candidates``, side by side on the cluster if there is one;
-        ``refused``: None for a candidate the content's loaders refuse, instead of its error."""
+    def many(self, candidates: list, refused=False, stage: int = LAST) -> list:
+        """``metrics`` of each of ``candidates`` at ``stage``, side by side on the cluster if there
+        is one; ``refused``: None for a candidate the content's loaders refuse, instead of its error."""
         def attempt(step, values):
             try:
                 return step(values)
@@ -104,18 +111,25 @@ class Evaluator:
                 return None
 
         if self.client is None:
-            return [attempt(self.metrics, values) for values in candidates]
+            return [attempt(lambda v: self.metrics(v, stage), values) for values in candidates]
         from sim.run.distributed import map_batches
 
         contents = [attempt(self.content, values) for values in candidates]
         found = iter(map_batches(self.client, target_metrics, [c for c in contents if c is not None], self.plan,
-                                 {t.metric for t in self.targets}))
+                                 {t.metric for t in self.targets}, stage))
         return [None if c is None else next(found) for c in contents]
 
 
-def target_metrics(content, plan, wanted) -> dict:
-    """``{metric: Measured}`` of the headline numbers ``wanted`` of ``content`` (one task on a cluster)."""
-    return {m.name: m for m in measure(content, plan) if m.name in wanted}
+def target_metrics(content, plan, wanted, stage=LAST) -> dict:
+    """``{metric: Measured}`` of the headline numbers ``wanted`` of ``content`` at ``stage`` (one task on a
+    cluster)."""
+    return {m.name: m for m in measure(content, plan, stage=stage) if m.name in wanted}
+
+
+def search_stage(done: int, budget: int) -> int:
+    """The stage of the counts candidate ``done + 1`` of ``budget`` is measured at: the first
+    third at ``SEARCH_STAGES[0]``, the next at the second, the last third at the full count."""
+    return SEARCH_STAGES[min(len(SEARCH_STAGES) - 1, len(SEARCH_STAGES) * done // budget)]
 
 
 def interval(measured) -> list:
@@ -163,9 +177,11 @@ def search(spec: BalanceSpec, evaluator: Evaluator, storage: str, *, resume: boo
             study.sampler = optuna.samplers.TPESampler(seed=spec.seed * 1_000_003 + n, multivariate=True,
                                                        n_startup_trials=len(probes) + 5)
             batch.append(study.ask(space))
-        for trial, metrics in zip(batch, evaluator.many([values_of(t) for t in batch])):
+        stage = search_stage(done, spec.budget)
+        for trial, metrics in zip(batch, evaluator.many([values_of(t) for t in batch], stage=stage)):
             point = {name: m.value for name, m in metrics.items()}
             trial.set_user_attr("values", point)
+            trial.set_user_attr("stage", stage)
             study.tell(trial, list(objectives(targets, knobs, values_of(trial), point)))
     if on_progress:
         on_progress(spec.budget, spec.budget, "searched")

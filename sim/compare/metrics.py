@@ -1,9 +1,8 @@
-"""The report's headline numbers as paired batches on common dice.
+"""Two content sets compared on common dice: the plan, every headline number of
+its groups (``sim.compare.headline``, at the full count or a stage of it) and
+their paired differences.
 
-Every runner draws each trial's dice from (seed, trial index), so two content
-sets run with the same seed and trial ranges meet the same dice. Each metric's
-trials are cut into ``BATCHES`` fixed batches, identical on both sides; a
-difference's 95% interval is the Student t interval over the per-batch
+A difference's 95% interval is the Student t interval over the per-batch
 differences (batch means), so identical content gives exactly 0 with [0, 0].
 Whole-game item values (``sim.economy.value``) come with bootstrap replicas
 over their batches, drawn with the same resample on both sides: their
@@ -17,28 +16,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sim.analysis.stats import t975
+from sim.compare.headline import (BATCHES, LAST, SKIRMISH_STRATEGIES, CompareError, Fights, Journeys, Measured,
+                                  Skirmishes, Stalkeriada, measured)
 from sim.content import Content
-from sim.errors import ZonesimError
 
-BATCHES = 20
 GROUPS = ("fights", "journeys", "skirmish", "stalkeriada", "economy")
-SKIRMISH_STRATEGIES = ("hold", "kite", "rush")
-
-
-class CompareError(ZonesimError):
-    """A comparison that cannot be set up (unknown group, too few trials)."""
-
-
-@dataclass(frozen=True)
-class Measured:
-    """One headline number: its value, unit (``p`` probability, ``days``,
-    ``rounds``, ``G``) and per-batch values, or bootstrap replicas (item values)."""
-
-    name: str
-    unit: str
-    value: float
-    batches: np.ndarray | None = None
-    replicas: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -69,102 +51,31 @@ def make_plan(base: Content, *, quick=False, seed=None, groups=GROUPS) -> Plan:
     return Plan(study, ctx, seed, tuple(g for g in GROUPS if g in groups), tuple(base.monsters))
 
 
-def batch_size(trials: int) -> int:
-    """Trials per batch (the total is cut to a multiple of ``BATCHES``)."""
-    if trials < BATCHES:
-        raise CompareError(f"report.toml: {trials} trials cannot fill {BATCHES} paired batches; give at least "
-                           f"{BATCHES}")
-    return trials // BATCHES
-
-
-def _mean(name, unit, batches) -> Measured:
-    batches = np.asarray(batches, np.float64)
-    return Measured(name, unit, float(batches.mean()), batches)
-
-
-def fight_metrics(content: Content, plan: Plan) -> list[Measured]:
+def fight_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
     """P(survive) of every tier against every monster alone (Z-15..Z-38)."""
-    import strategies
-    from sim.run.fight import fight_template
-    from sim.run.fight import survived
-
-    strategy, n = strategies.get(plan.study.settings["strategy"]), batch_size(plan.study.trials["fights"])
-    out = []
-    for monster in plan.monsters:
-        for tier, loadout in plan.study.tiers.items():
-            template = fight_template(content, loadout, [monster])[0]
-            alive = survived(template, strategy, trials=n * BATCHES, seed=plan.seed)
-            out.append(_mean(f"fight_survival.{monster}.{tier}", "p", alive.reshape(BATCHES, n).mean(axis=1)))
-    return out
+    return measured(Fights(content, plan), stage)
 
 
-def journey_metrics(content: Content, plan: Plan) -> list[Measured]:
+def journey_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
     """Per tier, cautious: the chance to reach the campaign's goal (Z-41) and the mean day
     it is reached (by those who reach it)."""
-    import strategies
-    from sim.run.journey import simulate_journey
-
-    strategy, n = strategies.get("cautious", mode="journey"), batch_size(plan.study.trials["journeys"])
-    days = plan.study.settings["journey_days"]
-    out = []
-    for tier, loadout in plan.study.tiers.items():
-        done, day_sum = np.zeros(BATCHES), np.zeros(BATCHES)
-        for k in range(BATCHES):
-            r = simulate_journey(content, loadout, strategy, days=days, trials=n, seed=plan.seed, trial_start=k * n)
-            done[k] = r.counts[0]
-            day_sum[k] = r.done_hist[:-1] @ np.arange(r.done_hist.size - 1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per_batch = day_sum / done
-        mean_day = float(day_sum.sum() / done.sum()) if done.sum() else math.nan
-        out += [_mean(f"journey_finish.{tier}", "p", done / n),
-                Measured(f"journey_days.{tier}", "days", mean_day, per_batch)]
-    return out
+    return measured(Journeys(content, plan), stage)
 
 
-def skirmish_metrics(content: Content, plan: Plan) -> list[Measured]:
+def skirmish_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
     """P(win) of the value tier against the skirmish monsters, per strategy (A-, M- rules)."""
-    import sim.kernels.skirmish as SK
-    from sim.content.skirmish import load_arena, load_skirmish, make_setup
-    import strategies
-    from sim.run.skirmish import decision_functions, skirmish_template
-
-    settings, n = plan.study.settings, batch_size(plan.study.trials["skirmish"])
-    sk = load_skirmish(content)
-    arena = load_arena(sk)
-    base, monsters = plan.study.tiers[settings["value_tier"]], settings["skirmish_monsters"]
-    out = []
-    for name in SKIRMISH_STRATEGIES:
-        template = skirmish_template(make_setup(content, sk, [base], monsters, arena, name))
-        fns, won = decision_functions(strategies.get(name, mode="skirmish")), np.zeros(BATCHES)
-        for k in range(BATCHES):
-            tally = np.zeros(SK.TALLY_SIZE, np.int64)
-            SK.run_skirmishes(plan.seed, k * n, n, template, fns, tally)
-            won[k] = tally[SK.T_OUTCOMES + SK.WIN] / n
-        out.append(_mean(f"skirmish_win.{name}", "p", won))
-    return out
+    return measured(Skirmishes(content, plan), stage)
 
 
-def stalkeriada_metrics(content: Content, plan: Plan) -> list[Measured]:
+def stalkeriada_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
     """The full table of the shipped strategies, every seat order: win rates (S-05),
     the share of games without a winner and the mean game length in rounds."""
-    import sim.kernels.stalkeriada as SK
-    from sim.run.stalkeriada import DEFAULT_PLAYERS, simulate_stalkeriada
-
-    n, players = batch_size(plan.study.trials["stalkeriada"]), list(DEFAULT_PLAYERS)
-    wins, none, rounds = np.zeros((BATCHES, len(players))), np.zeros(BATCHES), np.zeros(BATCHES)
-    for k in range(BATCHES):
-        r = simulate_stalkeriada(content, players, games=n, seed=plan.seed, rotate_seats=True, first_game=k * n)
-        wins[k] = r.section(SK.T_WINS) / r.games
-        none[k] = r.section(SK.T_NO_WINNER)[0] / r.games
-        hist = r.section(SK.T_LENGTH)
-        rounds[k] = hist @ np.arange(hist.size) / r.games
-    return ([_mean(f"stalkeriada_win.{p}", "p", wins[:, i]) for i, p in enumerate(players)]
-            + [_mean("stalkeriada_no_winner", "p", none), _mean("stalkeriada_rounds", "rounds", rounds)])
+    return measured(Stalkeriada(content, plan), stage)
 
 
-def economy_metrics(content: Content, plan: Plan) -> list[Measured]:
+def economy_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
     """Every card's whole-game value in G (``sim.economy.value``), with its bootstrap replicas
-    (cards not valued, with no replicas, are left out)."""
+    (cards not valued, with no replicas, are left out); measured whole at any stage."""
     from sim.economy.context import declared
     from sim.economy.value import value_cards
 
@@ -192,21 +103,22 @@ def metric_names(content: Content, plan: Plan) -> list[str]:
     return [n for g in plan.groups for n in names[g]]
 
 
-def measure_group(part, plan: Plan) -> list[Measured]:
+def measure_group(part, plan: Plan, stage: int = LAST) -> list[Measured]:
     """One task: ``part`` is ``(content, group)``."""
     content, group = part
-    return MEASURES[group](content, plan)
+    return MEASURES[group](content, plan, stage)
 
 
-def measure(content: Content, plan: Plan, client=None, store=None, side="content") -> list[Measured]:
-    """Every headline number of ``plan.groups`` on ``content`` (on the cluster when ``client`` is given).
-    With a checkpoint ``store`` (``sim.run.chunks.Checkpoints``) each group's numbers are kept under
-    ``side`` when they are done, and a resumed run reads them back instead of measuring them again."""
+def measure(content: Content, plan: Plan, client=None, store=None, side="content", stage=LAST) -> list[Measured]:
+    """Every headline number of ``plan.groups`` on ``content`` (on the cluster when ``client`` is given),
+    at ``stage`` of their counts (``sim.compare.headline``; default the full count). With a checkpoint
+    ``store`` (``sim.run.chunks.Checkpoints``) each group's numbers are kept under ``side`` when they are
+    done, and a resumed run reads them back instead of measuring them again."""
     from sim.run.distributed import iter_batches
 
     kept = {g: store.load_object(f"{side}-{g}.pickle") for g in plan.groups} if store is not None else {}
     todo = [g for g in plan.groups if kept.get(g) is None]
-    for group, part in zip(todo, iter_batches(client, measure_group, [(content, g) for g in todo], plan)):
+    for group, part in zip(todo, iter_batches(client, measure_group, [(content, g) for g in todo], plan, stage)):
         kept[group] = part
         if store is not None:
             store.save_object(f"{side}-{group}.pickle", part)

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.compare.metrics import (BATCHES, Measured, Plan, batch_size, fight_metrics, paired_interval,
-                                 stalkeriada_metrics)
+from sim.compare.headline import BATCHES, Measured, batch_size
+from sim.compare.metrics import Plan, fight_metrics, paired_interval, stalkeriada_metrics
 from sim.content import load_content, schema
 from sim.content.edit import copy_content_with, set_value
 from sim.content.load import ContentError

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.compare.metrics import Measured, make_plan
+from sim.compare.headline import Measured
+from sim.compare.metrics import make_plan
 from sim.errors import ZonesimError
 from sim.explore.groups import GROUPS, CardValues, Cancelled, paired_difference
 from sim.explore.schedule import FRACTIONS
@@ -124,7 +125,7 @@ class Measurer:
         if name not in side.groups:
             check()
             side.groups[name] = (CardValues(side.content, self.plan, self.settings) if name == CardValues.name
-                                 else next(g for g in GROUPS if g.name == name)(side.content, self.plan))
+                                 else next(g for g in GROUPS if g.name == name)(side.content, self.plan, fine=True))
         return side.groups[name]
 
     def run(self, generation: int, side: Side, check, send):

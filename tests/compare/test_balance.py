@@ -85,10 +85,10 @@ def test_the_same_seed_proposes_the_same_after_a_kill_a_resume_on_one_thread_and
     whole = api.balance(targets, content=folder, quick=True, out=tmp_path / "whole")
     measure = Evaluator.metrics
 
-    def killed(self, values):
+    def killed(self, values, *stage):
         if self.count == 10:  # the baseline, 4 batches of 2 candidates, then the kill
             raise KeyboardInterrupt
-        return measure(self, values)
+        return measure(self, values, *stage)
 
     with monkeypatch.context() as patch:
         patch.setattr(Evaluator, "metrics", killed)

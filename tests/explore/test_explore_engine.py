@@ -23,8 +23,9 @@ def no_newer():
 
 
 def test_the_last_stage_is_the_comparisons_own_numbers(tmp_path):
-    """Grown stage by stage in chunks, each batch ends with the very trials and sums of
-    ``sim.compare.metrics`` (quick counts of report.toml), on the baseline and on an edit."""
+    """Grown stage by stage in the explorer's fine chunks, each batch ends with the very
+    trials and sums of one run straight to the full count in whole batches
+    (``sim.compare.metrics``, quick counts of report.toml), on an edit."""
     draft = write_draft(DEFAULT_DIR, tmp_path / "draft", {BLOODSUCKER: 26})
     measurer = Measurer(DEFAULT_DIR, quick=True)
     side = measurer.side(edits_key({BLOODSUCKER: 26}), draft)

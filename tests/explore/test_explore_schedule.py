@@ -7,9 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from sim.compare.metrics import BATCHES, Measured, paired_interval
-from sim.explore.groups import Cancelled, Part, Reading, paired_difference, proportion
-from sim.explore.schedule import FRACTIONS, stage_label, stage_sizes, valuation_sizes
+from sim.compare.headline import BATCHES, FRACTIONS, Measured, Part, Reading, proportion, stage_sizes
+from sim.compare.metrics import paired_interval
+from sim.explore.groups import Cancelled, paired_difference
+from sim.explore.schedule import stage_label, valuation_sizes
 
 
 @pytest.mark.parametrize("n", [1, 5, 7, 250, 1000, 10_000, 50_000])
