@@ -169,7 +169,7 @@ def test_a_resumed_report_against_a_baseline_measures_neither_side_again(tmp_pat
     from sim.content import load_content
 
     measured = []
-    monkeypatch.setattr(metrics, "measure_group", lambda part, plan: measured.append(part[1]) or [])
+    monkeypatch.setattr(metrics, "measure_group", lambda part, plan, stage: measured.append(part[1]) or [])
     monkeypatch.setattr(baseline, "with_baseline", lambda sections, rows, *rest: rows)
     game = load_content()
     baseline.report_against([], game, game, quick=True, journey_tier="standard",
