@@ -7,6 +7,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
+from sim.api.modes import DEFAULT_PARTY, SKIRMISH_MONSTERS
 from sim.cli.common import (Chunk, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile, app,
                             progress, show)
 
@@ -17,9 +18,9 @@ def skirmish(
                                              help="One stalker: a character, then his items (one firearm, its "
                                                   "modifiers, head and body armour, stimulators, one explosive kind "
                                                   "for mines), e.g. doktor:berdanka,rifling,helmet,stimulator*2,"
-                                                  "limonka*2. Repeat for a party.")] = list(api.DEFAULT_PARTY),
+                                                  "limonka*2. Repeat for a party.")] = list(DEFAULT_PARTY),
     monster: Annotated[List[str], typer.Option("--monster", help="A monster id; repeat for several.")] = (
-        list(api.SKIRMISH_MONSTERS)),
+        list(SKIRMISH_MONSTERS)),
     strategy: Annotated[str, typer.Option(help="The party's strategy: hold, kite, rush, or FILE.py:NAME "
                                                "(a SkirmishStrategy).")] = "hold",
     arena: Annotated[Optional[Path], typer.Option(help="A map file whose [map] terrain is the arena (letters as in "

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from sim import api
+from sim.api.modes import STALKERIADA_PLAYERS
 from sim.cli.common import (Chunk, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile, app,
                             progress, show)
 from sim.options import name_list
@@ -16,7 +17,7 @@ Players = Annotated[str, typer.Option(metavar="NAME,NAME", help="Strategies in s
                                                                "A name may repeat.")]
 Out = Annotated[Optional[Path], typer.Option("--out", help="Write manifest.json, parquet tables and PNG charts here "
                                                            "(and a checkpoint per finished chunk, for --resume).")]
-PLAYERS = ",".join(api.STALKERIADA_PLAYERS)
+PLAYERS = ",".join(STALKERIADA_PLAYERS)
 
 
 @app.command()

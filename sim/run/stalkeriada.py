@@ -94,7 +94,7 @@ def game_records(content: Content, players, *, seed, games, first_game=0, rotati
     """Per-game results for tests: ``(results, records, money_rounds)`` with
     ``results[i]`` = (winner seat or -1, length, turns, complete rounds), ``records[i, field, seat]``."""
     sc = load_stalkeriada(content)
-    players = _strategies(players)
+    players = table_strategies(players)
     fns, params = seating(players)
     n = len(players)
     cap = sc.settings["game"]["round_cap"]
@@ -298,7 +298,7 @@ class StalkeriadaWork:
         return {"tally": tally, "elapsed_s": np.float64(time.perf_counter() - start)}
 
 
-def _strategies(players):
+def table_strategies(players):
     """``players`` (names of the registry or strategies) as strategies, 2 to ``MAX_SEATS`` of them."""
     seated = tuple(strategies.get(p, mode="stalkeriada") if isinstance(p, str) else p for p in players)
     seating(seated)
@@ -313,7 +313,7 @@ def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats
     in chunks, here or on a Dask ``client`` (finished chunks kept in ``store``, ``sim.run.chunks``)."""
     if games < 1:
         raise LoadoutError(f"--games: {games}; give at least 1 game")
-    work = StalkeriadaWork(content, (_strategies(players),), seed, rotate_seats)
+    work = StalkeriadaWork(content, (table_strategies(players),), seed, rotate_seats)
     rotations = work.inputs(0)[-1]
     total = run_chunks(work, plan(games * rotations, chunk, first=first_game * rotations), client=client,
                        store=store, on_progress=on_progress)[0]
@@ -349,7 +349,7 @@ def round_robin(content: Content, names, set_size, *, games, seed, chunk=1 << 16
     wins, played = np.zeros((n, n), np.int64), np.zeros((n, n), np.int64)
     place_sum, last = np.zeros((n, n), np.int64), np.zeros((n, n), np.int64)
     groups = list(itertools.combinations(range(n), set_size))
-    work = StalkeriadaWork(content, tuple(_strategies([names[i] for i in g]) for g in groups), seed, True)
+    work = StalkeriadaWork(content, tuple(table_strategies([names[i] for i in g]) for g in groups), seed, True)
     chunks = [c for k in range(len(groups)) for c in plan(games * set_size, chunk, part=k)]
     totals = run_chunks(work, chunks, client=client, store=store,
                         on_progress=on_progress and (lambda done, _total, _w: on_progress(done, None, None)))

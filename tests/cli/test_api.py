@@ -13,8 +13,13 @@ from sim.errors import ZonesimError
 
 
 def public_functions() -> set:
-    return {name for name, f in vars(api).items()
-            if inspect.isfunction(f) and f.__module__ == api.__name__ and not name.startswith("_")}
+    """Every public function of the modules of ``sim.api`` (``sim.api.content``, ``.modes``, ...)."""
+    import importlib
+    import pkgutil
+
+    modules = [importlib.import_module(f"sim.api.{m.name}") for m in pkgutil.iter_modules(api.__path__)]
+    return {name for module in modules for name, f in vars(module).items()
+            if inspect.isfunction(f) and f.__module__ == module.__name__ and not name.startswith("_")}
 
 
 def test_all_lists_every_public_function():

@@ -1,0 +1,161 @@
+"""Content, loadouts and strategies: load, copy and edit a content folder, check it, build a loadout, name a strategy."""
+
+from pathlib import Path
+
+
+def load_content(content=None):
+    """The content set in folder ``content`` (default: the shipped one), every file of it checked.
+
+        >>> game = load_content()
+        >>> list(game.monsters)[:3], game.digest[:12]
+    """
+    from sim.checks import checked_content
+
+    return checked_content(content)
+
+
+def content_path() -> Path:
+    """The folder of the shipped default content (``zonesim content path``).
+
+        >>> sorted(p.name for p in content_path().glob("*.toml"))[:3]
+    """
+    from sim.content import DEFAULT_DIR
+
+    return DEFAULT_DIR
+
+
+def copy_content(folder) -> Path:
+    """A copy of the shipped default content in the new folder ``folder``, to edit
+    (``zonesim content init``).
+
+        >>> mine = copy_content("my_content")
+    """
+    import shutil
+
+    from sim.errors import UsageProblem
+
+    folder = Path(folder)
+    if folder.exists() and any(folder.iterdir()):
+        raise UsageProblem(f"{folder}: exists and is not empty; choose a new folder")
+    shutil.copytree(content_path(), folder, dirs_exist_ok=True)
+    return folder
+
+
+def set_content_value(folder, file: str, key: str, value) -> Path:
+    """Set ``key`` (dotted: ``bloodsucker.hp``, ``shop.exit_visa``) of ``file`` in the
+    content folder ``folder`` to ``value``, its comments and layout kept.
+
+        >>> set_content_value(copy_content("tougher"), "monsters.toml", "bloodsucker.hp", 26)
+    """
+    from sim.content.edit import set_value
+
+    path = Path(folder) / file
+    path.write_text(set_value(path.read_text(encoding="utf-8"), key, value), encoding="utf-8")
+    return path
+
+
+def validate(content=None) -> dict:
+    """Check every file of a content set; its summary (``zonesim validate --json``), or a
+    one-line ``ZonesimError`` naming the first problem.
+
+        >>> validate("my_content")["assumed"]
+    """
+    from sim.content.maps import load_map, load_terrain
+    from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
+    from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
+
+    game = load_content(content)
+    folder = Path(game.directory)
+    maps = []
+    if (folder / "terrain.toml").is_file():
+        kinds = load_terrain(folder)
+        maps = [load_map(p, kinds) for p in sorted((folder / "maps").glob("*.toml"))]
+    assumed = len(game.assumed_fields())
+    zone = arena = None
+    if (folder / STALKERIADA_FILE).is_file():
+        sc = load_stalkeriada(game)
+        assumed += len(sc.assumed)
+        zone = [sc.settings["zone"]["rows"], sc.settings["zone"]["cols"]]
+    if (folder / SKIRMISH_FILE).is_file():
+        sk = load_skirmish(game)
+        field = load_arena(sk)
+        assumed += len(sk.assumed)
+        arena = [field.rows, field.cols]
+    return {"directory": str(game.directory), "characters": len(game.characters), "monsters": len(game.monsters),
+            "items": len(game.items), "maps": len(maps), "stalkeriada_zone": zone, "skirmish_arena": arena,
+            "assumed": assumed, "content_hash": game.digest}
+
+
+def loadout(*, content=None, **options):
+    """A checked ``Loadout`` from the loadout options: ``character``, ``weapon``, ``mods``,
+    ``head``, ``body``, ``stims`` and ``medkits`` (in-combat and other healing items),
+    ``explosives``, ``escape_item``, ``reputation``, ``hp``, ``movement``, ``avoidance``,
+    ``one_shot``, ``location`` (counts as ``{"stimulator": 2}``).
+
+        >>> kit = loadout(weapon="ak47", mods=["rebored"], body="vest", stims={"stimulator": 2})
+        >>> kit.by_slot(), kit.cost(load_content())
+    """
+    from sim.content.loadout import Loadout
+
+    return Loadout.from_options(load_content(content), **options)
+
+
+def strategy(spec: str, mode: str = "fight"):
+    """A built-in strategy of ``mode`` (fight, journey, skirmish, stalkeriada) by name,
+    or ``FILE.py:NAME`` from your own file.
+
+        >>> strategy("cautious", mode="journey").description
+    """
+    import strategies
+
+    return strategies.get(spec, mode=mode)
+
+
+def planner(name: str, *, like: str = "cautious", **params):
+    """A Stalkeriada planner called ``name``: the built-in ``like`` with ``params`` changed.
+
+        >>> stay_longer = planner("cautious_home_4", home_at=4)
+        >>> stalkeriada([stay_longer, "greedy"], games=500)
+    """
+    from strategies.stalkeriada import planner_strategy
+
+    base = strategy(like, mode="stalkeriada")
+    return planner_strategy(name, base.description, **{**dict(zip(base.param_names, base.params)), **params})
+
+
+def list_strategies() -> dict:
+    """The built-in strategies with their parameters, by kind (``zonesim strategies --json``).
+
+        >>> [s["name"] for s in list_strategies()["fight"]]
+    """
+    import strategies
+    from strategies.skirmish import BEAST
+
+    tuned = {kind: [{"name": s.name, "description": s.description,
+                     "params": dict(zip(s.param_names, map(float, s.params)))}
+                    for s in strategies.built_in(kind).values()] for kind in ("fight", "stalkeriada")}
+    skirmish = [{"name": s.name, "description": s.description}
+                for s in (*strategies.built_in("skirmish").values(), BEAST)]
+    return {**tuned, "skirmish": skirmish}
+
+
+def journey_content(content=None):
+    """The journey tables of a content set (journey.toml and its map): ``hexmap``,
+    ``orders``, ``events`` (weights per danger level), ``monster_groups``, ``settings``.
+
+        >>> tables = journey_content()
+        >>> tables.hexmap.name, [o["destination"] for o in tables.orders]
+    """
+    from sim.content.journey import load_journey
+
+    return load_journey(load_content(content))
+
+
+def terrain(content=None) -> dict:
+    """The terrain kinds of a content set's maps (terrain.toml): name, letter, cost, epicentre.
+
+        >>> {tid: t["cost"] for tid, t in terrain().items()}
+    """
+    from sim.content.maps import load_terrain
+
+    return load_terrain(Path(load_content(content).directory))
