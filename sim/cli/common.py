@@ -63,6 +63,14 @@ Monsters = Annotated[List[str], typer.Option("--monster", "-m", metavar="ID", he
 
 # the options of every run
 Seed = Annotated[int, seed_option()]
+def built_in(mode: str) -> str:
+    """The built-in strategies of ``mode`` for a help text, from the registry (``strategies.names``):
+    ``"cautious, greedy, tactician"``. Importing the registry compiles nothing."""
+    import strategies
+
+    return ", ".join(strategies.names(mode))
+
+
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")]
 Threads = Annotated[Optional[int], typer.Option(help="Threads to use (default: all cores); results do not depend on "
                                                      "it.")]

@@ -6,9 +6,9 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods, Reputation,
-                            Resume, Seed, Stims, Threads, Weapon, announce_compile, app, loadout_args, outcome_row,
-                            outcome_table, progress, show)
+from sim.cli.common import (Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
+                            Reputation, Resume, Seed, Stims, Threads, Weapon, announce_compile, app, built_in,
+                            loadout_args, outcome_row, outcome_table, progress, show)
 
 
 @app.command()
@@ -27,7 +27,7 @@ def encounter(
     reputation: Reputation = None,
     hp: Annotated[Optional[int], typer.Option(help="HP at the start of the fight (default: full).")] = None,
     strategy: Annotated[str, typer.Option(metavar="NAME",
-                                          help="fighter, runner, tactician, or FILE.py:NAME.")] = "fighter",
+                                          help=f"{built_in('fight')}, or FILE.py:NAME.")] = "fighter",
     trials: Annotated[Optional[int], typer.Option(help="Fights to simulate [default 1,000,000]; with --target-ci, "
                                                        "the cap [default 100,000,000].")] = None,
     seed: Seed = 1,

@@ -6,15 +6,16 @@ from typing import Annotated, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Avoidance, Body, Character, Chunk, ContentDir, EscapeItem, Explosives, Head, Json, Medkits,
-                            Mods, Movement, OneShot, Reputation, Resume, Scheduler, Seed, Stims, Threads, Weapon,
-                            Workers, announce_compile, app, loadout_args, outcome_row, outcome_table, progress, show)
+from sim.cli.common import (Avoidance, Body, Character, Chunk, ContentDir, EscapeItem, Explosives, Head, Json,
+                            Medkits, Mods, Movement, OneShot, Reputation, Resume, Scheduler, Seed, Stims, Threads,
+                            Weapon, Workers, announce_compile, app, built_in, loadout_args, outcome_row,
+                            outcome_table, progress, show)
 
 
 @app.command()
 def journey(
-    strategy: Annotated[str, typer.Option(metavar="NAME", help="Journey strategy: cautious, greedy, tactician, "
-                                                               "frugal, or FILE.py:NAME (a JourneyStrategy).")
+    strategy: Annotated[str, typer.Option(metavar="NAME", help=f"Journey strategy: {built_in('journey')}, or "
+                                                               "FILE.py:NAME (a JourneyStrategy).")
                         ] = "greedy",
     character: Character = "novice",
     weapon: Weapon = None,

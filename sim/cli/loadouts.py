@@ -9,7 +9,7 @@ import typer
 
 from sim import api
 from sim.cli.common import (Character, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile,
-                            app, fmt_p, progress, show)
+                            app, built_in, fmt_p, progress, show)
 from sim.errors import UsageProblem
 from sim.options import name_list
 
@@ -28,7 +28,7 @@ def loadouts(
                                                      'monsters = ["snork", "boar"] and weight = 2 (default '
                                                      '1).')] = None,
     strategy: Annotated[str, typer.Option(metavar="NAME",
-                                          help="fighter, runner, tactician, or FILE.py:NAME.")] = "fighter",
+                                          help=f"{built_in('fight')}, or FILE.py:NAME.")] = "fighter",
     trials: Annotated[int, typer.Option(help="Fights per loadout and monster group (the same trials for every "
                                              "loadout).")] = 20_000,
     seed: Seed = 1,

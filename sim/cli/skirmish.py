@@ -9,7 +9,7 @@ import typer
 from sim import api
 from sim.api.modes import DEFAULT_PARTY, SKIRMISH_MONSTERS
 from sim.cli.common import (Chunk, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile, app,
-                            progress, show)
+                            built_in, progress, show)
 
 
 @app.command()
@@ -21,8 +21,8 @@ def skirmish(
                                                   "limonka*2. Repeat for a party.")] = list(DEFAULT_PARTY),
     monster: Annotated[List[str], typer.Option("--monster", help="A monster id; repeat for several.")] = (
         list(SKIRMISH_MONSTERS)),
-    strategy: Annotated[str, typer.Option(help="The party's strategy: hold, kite, rush, or FILE.py:NAME "
-                                               "(a SkirmishStrategy).")] = "hold",
+    strategy: Annotated[str, typer.Option(help=f"The party's strategy: {built_in('skirmish')}, or "
+                                               "FILE.py:NAME (a SkirmishStrategy).")] = "hold",
     arena: Annotated[Optional[Path], typer.Option(help="A map file whose [map] terrain is the arena (letters as in "
                                                        "[letters] of skirmish.toml); default the built-in "
                                                        "arena.")] = None,

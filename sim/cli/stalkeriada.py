@@ -9,12 +9,12 @@ import typer
 from sim import api
 from sim.api.modes import STALKERIADA_PLAYERS
 from sim.cli.common import (Chunk, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile, app,
-                            progress, show)
+                            built_in, progress, show)
 from sim.options import name_list
 
-Players = Annotated[str, typer.Option(metavar="NAME,NAME", help="Strategies in seat order (2 to 6): cautious, greedy, "
-                                                               "jelly, rush, or FILE.py:NAME (a StalkeriadaStrategy). "
-                                                               "A name may repeat.")]
+Players = Annotated[str, typer.Option(metavar="NAME,NAME", help="Strategies in seat order (2 to 6): "
+                                                               f"{built_in('stalkeriada')}, or FILE.py:NAME (a "
+                                                               "StalkeriadaStrategy). A name may repeat.")]
 Out = Annotated[Optional[Path], typer.Option("--out", help="Write manifest.json, parquet tables and PNG charts here "
                                                            "(and a checkpoint per finished chunk, for --resume).")]
 PLAYERS = ",".join(STALKERIADA_PLAYERS)

@@ -7,8 +7,8 @@ import typer
 
 from sim import api
 from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
-                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon, Workers,
-                            app, loadout_args, progress, seed_option, show)
+                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon,
+                            Workers, app, built_in, loadout_args, progress, seed_option, show)
 from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_objectives, print_shapley, print_values
 from sim.errors import UsageProblem
 from sim.options import name_list
@@ -37,11 +37,12 @@ def value(
     one_shot: OneShot = "",
     mode: Mode = None,
     strategy: Annotated[List[str], typer.Option(metavar="NAME", help="The strategy family (repeat); each tier plays "
-                                                "the strongest of them. Fights: fighter (default), runner, "
-                                                "tactician, or strongest (every built-in and a grid of tactician "
-                                                "settings); skirmishes: hold (default), kite, rush; journeys: "
-                                                "cautious, greedy, tactician, frugal; stalkeriada: each planner is "
-                                                "a tier (default cautious); or FILE.py:NAME.")] = [],
+                                                "the strongest of them. Fights: "
+                                                f"{built_in('fight')} (default the first), or strongest (every "
+                                                "built-in and a grid of tactician settings); skirmishes: "
+                                                f"{built_in('skirmish')} (default the first); journeys: "
+                                                f"{built_in('journey')}; stalkeriada: each planner is a tier "
+                                                "(default cautious); or FILE.py:NAME.")] = [],
     budget: Annotated[List[int], typer.Option(metavar="G", help="A budget tier the shopper buys a kit for (repeat; "
                                               "default: economy.toml's budgets). A loadout given instead is valued "
                                               "as it is.")] = [],

@@ -48,8 +48,9 @@ def shapley_shares(worth: dict, players) -> dict:
 def tier_shares(ctx, spec, tier, resample) -> tuple[list, str | None]:
     """One row per distinct card of ``tier``'s kit: its Shapley share of the kit's
     whole effect (all its copies) with a 95% interval, and that share in G per card at
-    the tier's Shapley rate, beside the card's one-removed effect (all its copies) and
-    value (per card, as ``sim.economy.value``); ``(rows, reason)``."""
+    the tier's Shapley rate, beside the effect of one card of it against none of its
+    kind (``removal_effect``, the ``effect`` of ``sim.economy.value``) and its value
+    (per card); ``(rows, reason)``."""
     kit = tier.choice.kit
     valued = set(ctx.cards())
     counts = {c: n for c, n in kit.cards().items() if c in valued}

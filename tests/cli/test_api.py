@@ -51,3 +51,4 @@ def test_importing_the_api_compiles_nothing():
 def test_bad_arguments_are_the_command_lines_errors(call, message):
     with pytest.raises(ZonesimError, match=message):
         call()
+
