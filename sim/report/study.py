@@ -592,9 +592,9 @@ STEPS = (("item economy", economy_step), ("item economy in fights", economy_figh
          ("item values", values_step), ("loadouts", loadouts_step),
          ("skirmishes", skirmish_step),
          ("tuning", tune_step), ("journeys", journeys_step), ("Stalkeriada", stalkeriada_step))
-STEP_KERNELS = {"item economy in fights": "fights", "fights": "fights", "item values": "fights",
-                "loadouts": "fights", "skirmishes": "skirmishes", "tuning": "fights", "Stalkeriada": "Stalkeriada"}
-"""The ``sim.run.warmup`` group of kernels each step needs beyond the first step's (journeys)."""
+STEP_KERNELS = {"item economy in fights": "fight", "fights": "fight", "item values": "fight",
+                "loadouts": "fight", "skirmishes": "skirmish", "tuning": "fight", "Stalkeriada": "stalkeriada"}
+"""The ``sim.run.warmup`` group (a mode) of kernels each step needs beyond the first step's (the journey's)."""
 
 
 def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=None, store=None, warmup=None):

@@ -17,17 +17,14 @@ import signal
 import subprocess
 import sys
 import threading
-from importlib import import_module
 from pathlib import Path
 
-GROUPS = {  # group: modules to import (their strategies compile on import) and "module:entry point" to compile
-    "fights": ("strategies.basic", "strategies.tactician", "sim.kernels.fight:fight_trials"),
-    "skirmishes": ("strategies.skirmish", "sim.kernels.skirmish:run_skirmishes",
-                   "sim.kernels.skirmish:skirmish_survival", "sim.kernels.skirmish:skirmish_records"),
-    "Stalkeriada": ("strategies.stalkeriada", "sim.kernels.stalkeriada:run_games",
-                    "sim.kernels.stalkeriada:game_records"),
-    "journeys": ("sim.kernels.journey:run_journeys", "sim.kernels.journey:campaign_outcomes"),
-}
+from sim.modes import MODES
+
+GROUPS = tuple(name for n, (name, mode) in enumerate(MODES.items())
+               if mode.kernels not in [m.kernels for m in list(MODES.values())[:n]])
+"""One group per mode of ``sim.modes.MODES`` with kernels of its own (the duel shares the fight's): its
+built-in strategies (they compile on import) and its kernel entry points (``Mode.kernels``)."""
 
 _running = set()
 
@@ -38,11 +35,10 @@ def _mark(group: str) -> Path:
 
 def compile_group(group: str):
     """Import and compile everything of ``group`` (loads what is cached), then mark it warm."""
-    for target in GROUPS[group]:
-        module, _, entry = target.partition(":")
-        module = import_module(module)
-        if entry:
-            getattr(module, entry).compile()
+    mode = MODES[group]
+    mode.strategies()
+    for entry in mode.entry_points():
+        entry.compile()
     _mark(group).parent.mkdir(parents=True, exist_ok=True)
     _mark(group).touch()
 

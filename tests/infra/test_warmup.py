@@ -20,36 +20,34 @@ def test_importing_the_kernel_modules_compiles_nothing(tmp_path):
     assert [p for p in Path(tmp_path).rglob("*") if p.is_file()] == []
 
 
-def test_every_warmup_target_names_an_entry_point_or_a_module():
-    from importlib import import_module
-
+def test_the_groups_are_the_modes_with_kernels_of_their_own():
     from sim.kernels import EntryPoint
+    from sim.modes import MODES
 
-    for group, targets in W.GROUPS.items():
-        for target in targets:
-            module, _, entry = target.partition(":")
-            assert not entry or isinstance(getattr(import_module(module), entry), EntryPoint), (group, target)
+    assert W.GROUPS == ("fight", "journey", "skirmish", "stalkeriada")  # the duel runs the fight's kernel
+    for group in W.GROUPS:
+        assert MODES[group].kernels and all(isinstance(e, EntryPoint) for e in MODES[group].entry_points()), group
 
 
 def test_a_child_compiles_its_group_marks_it_warm_and_a_warm_group_starts_no_child():
-    mark = W._mark("fights")
+    mark = W._mark("fight")
     mark.unlink(missing_ok=True)
-    with W.Warmup(["fights"]) as warmup:
-        assert warmup.groups == ["fights"] and warmup.child is not None
-        warmup.wait("fights")
-        warmup.wait("journeys")  # a group it was not given: no wait
+    with W.Warmup(["fight"]) as warmup:
+        assert warmup.groups == ["fight"] and warmup.child is not None
+        warmup.wait("fight")
+        warmup.wait("journey")  # a group it was not given: no wait
         assert warmup.child.wait(60) == 0
     assert mark.exists()
-    again = W.Warmup(["fights"])
+    again = W.Warmup(["fight"])
     assert again.groups == [] and again.child is None
 
 
 def test_stopping_kills_the_child_and_releases_every_wait():
-    W._mark("Stalkeriada").unlink(missing_ok=True)
-    warmup = W.Warmup(["Stalkeriada"])
+    W._mark("stalkeriada").unlink(missing_ok=True)
+    warmup = W.Warmup(["stalkeriada"])
     warmup.stop()
     assert warmup.child.returncode is not None and warmup.child.returncode != 0
-    warmup.wait("Stalkeriada")  # returns: the child ended
+    warmup.wait("stalkeriada")  # returns: the child ended
     assert warmup not in W._running
 
 
