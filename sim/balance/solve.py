@@ -82,6 +82,7 @@ class Evaluator:
 
     def __init__(self, folder: Path, spec: BalanceSpec, plan, targets, client=None):
         self.folder, self.spec, self.plan, self.targets, self.client = Path(folder), spec, plan, targets, client
+        self.wanted = {t.metric for t in targets}
         self.tmp = tempfile.TemporaryDirectory(prefix="zonesim-balance-")
         self.count = 0
 
@@ -97,7 +98,7 @@ class Evaluator:
     def metrics(self, values: dict, stage: int = LAST) -> dict:
         """``{metric: Measured}`` of the targets with the knobs at ``values`` (by label), at
         ``stage`` of the plan's counts (``sim.compare.headline``)."""
-        return target_metrics(self.content(values), self.plan, {t.metric for t in self.targets}, stage)
+        return target_metrics(self.content(values), self.plan, self.wanted, stage)
 
     def many(self, candidates: list, refused=False, stage: int = LAST) -> list:
         """``metrics`` of each of ``candidates`` at ``stage``, side by side on the cluster if there
@@ -116,7 +117,7 @@ class Evaluator:
 
         contents = [attempt(self.content, values) for values in candidates]
         found = iter(map_batches(self.client, target_metrics, [c for c in contents if c is not None], self.plan,
-                                 {t.metric for t in self.targets}, stage))
+                                 self.wanted, stage))
         return [None if c is None else next(found) for c in contents]
 
 
