@@ -2,7 +2,7 @@
 
 A record says what a mode reads (content files and their loader), what runs it
 (its run function, the chunk work of ``sim.run.chunks`` and the kernel entry
-points), who plays it (its strategies in the one registry, ``strategies``),
+points), who plays it (its strategy family, which the ``strategies`` package serves),
 what it reports (the names of its headline numbers), how the rules are read a
 second time (the plain-Python function of ``sim.reference``), how fast it runs
 (the speed the command line checks trial counts against) and the options of
@@ -10,12 +10,11 @@ its command.
 
 Code is named as ``"module:attribute"`` and imported on use, so reading the
 table (names, speeds, options, built-in strategy names) compiles no kernel.
+A mode defined elsewhere (a plug-in, a test's toy game) joins with ``register``.
 """
 
 from dataclasses import dataclass
 from importlib import import_module
-
-import strategies
 
 BASE_FILES = ("rules.toml", "characters.toml", "items.toml", "monsters.toml")
 """The content files every mode's stalkers, items and monsters come from (``sim.content.schema.FILES``)."""
@@ -25,6 +24,15 @@ def resolve(target: str):
     """The object a ``"module:attribute"`` name points at."""
     module, _, attribute = target.partition(":")
     return getattr(import_module(module), attribute)
+
+
+@dataclass(frozen=True)
+class Family:
+    """The strategies of a mode: their type and the built-in ones, by name
+    (``"module:ATTRIBUTE"``, in listing order)."""
+
+    kind: str
+    built_in: dict
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,8 @@ class Mode:
     """The ``zonesim`` command that runs it."""
     options: tuple
     """The options of ``command`` that set up its scenario."""
+    family: Family
+    """Its strategies (``strategies.get(name, mode=...)`` reads them here)."""
     trials_option: str = "--trials"
     strategy_option: str = "--strategy"
     default_strategy: str = ""
@@ -82,15 +92,7 @@ class Mode:
 
     def strategy_names(self) -> tuple:
         """The built-in strategies' names, without compiling them."""
-        return strategies.names(self.name)
-
-    def strategies(self) -> dict:
-        """``{name: strategy}`` of the built-in strategies."""
-        return strategies.built_in(self.name)
-
-    def strategy(self, spec: str):
-        """A built-in strategy by name, or ``FILE.py:NAME`` (``strategies.get``)."""
-        return strategies.get(spec, mode=self.name)
+        return tuple(self.family.built_in)
 
     def load(self, content):
         """The mode's tables of ``content``, checked (one-line ``ContentError`` otherwise)."""
@@ -105,6 +107,11 @@ class Mode:
         return tuple(resolve(k) for k in self.kernels)
 
 
+FIGHT_STRATEGIES = Family("strategies.base:Strategy", {
+    "fighter": "strategies.basic:FIGHTER", "runner": "strategies.basic:RUNNER",
+    "tactician": "strategies.tactician:TACTICIAN"})
+"""A fight's strategies, and a duel's (a duel is a fight)."""
+
 FIGHT_OPTIONS = ("--monster", "--hp", "--strategy", "--trials", "--target-ci", "--exact", "--character", "--weapon",
                  "--mods", "--head", "--body", "--stims", "--medkits", "--explosives", "--escape-item",
                  "--reputation")
@@ -118,7 +125,7 @@ MODES = {mode.name: mode for mode in (
         kernels=("sim.kernels.fight:fight_trials",),
         measures=("p_survive", "p_win", "p_draw", "p_escape", "p_death", "mean_rounds", "mean_hp_left"),
         reference="sim.reference.fight:run_fights", speed=60_000_000, trial="fight", command="encounter",
-        options=FIGHT_OPTIONS, default_strategy="fighter",
+        options=FIGHT_OPTIONS, family=FIGHT_STRATEGIES, default_strategy="fighter",
         valuation="sim.economy.context:fight_scenario", valuation_trials=200_000, monsters=True,
         strongest=True),
     Mode(
@@ -128,7 +135,7 @@ MODES = {mode.name: mode for mode in (
         kernels=("sim.kernels.fight:fight_trials",),
         measures=("p_survive", "p_win", "p_draw", "p_escape", "p_death", "mean_rounds", "mean_hp_left"),
         reference="sim.reference.fight:run_fights", speed=60_000_000, trial="fight", command="encounter",
-        options=FIGHT_OPTIONS, default_strategy="fighter", monsters=True),
+        options=FIGHT_OPTIONS, family=FIGHT_STRATEGIES, default_strategy="fighter", monsters=True),
     Mode(
         name="journey", description="campaign days on the hex map: walking, events, fights, orders "
                                "(docs/rules/journey-resolution.md)",
@@ -143,6 +150,10 @@ MODES = {mode.name: mode for mode in (
         options=("--strategy", "--days", "--trials", "--character", "--weapon", "--mods", "--head", "--body",
                  "--stims", "--medkits", "--explosives", "--escape-item", "--reputation", "--movement",
                  "--avoidance", "--one-shot"),
+        family=Family("strategies.journey:JourneyStrategy", {
+            "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
+            "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL",
+            "hunter": "strategies.journey:HUNTER"}),
         default_strategy="greedy", valuation="sim.economy.context:journey_scenario", valuation_trials=20_000),
     Mode(
         name="skirmish", description="a party against monsters on a hex arena, with action points "
@@ -155,6 +166,9 @@ MODES = {mode.name: mode for mode in (
         reference="sim.reference.skirmish:run", speed=200_000, trial="skirmish", command="skirmish",
         options=("--party", "--monster", "--strategy", "--arena", "--arena-size", "--distance", "--trials",
                  "--replay"),
+        family=Family("strategies.skirmish:SkirmishStrategy", {
+            "hold": "strategies.skirmish:HOLD", "kite": "strategies.skirmish:KITE",
+            "rush": "strategies.skirmish:RUSH"}),
         default_strategy="hold", valuation="sim.economy.context:skirmish_scenario", valuation_trials=20_000,
         monsters=True),
     Mode(
@@ -166,7 +180,18 @@ MODES = {mode.name: mode for mode in (
         measures=("win_rate", "mean_place", "p_last", "length"),
         reference="sim.reference.stalkeriada:run_games", speed=4_000, trial="game", command="stalkeriada",
         options=("--players", "--games", "--rotate-seats"), trials_option="--games", strategy_option="--players",
+        family=Family("strategies.stalkeriada:StalkeriadaStrategy", {
+            "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",
+            "jelly": "strategies.stalkeriada:JELLY", "rush": "strategies.stalkeriada:RUSH"}),
         default_strategy="cautious", valuation="sim.economy.context:table_scenario", valuation_trials=2_000,
         loadout=False, table=True),
 )}
 """Every mode by name."""
+
+
+def register(mode: Mode) -> Mode:
+    """Add ``mode`` to ``MODES`` (a mode defined outside this table); a name taken by another mode is refused."""
+    if MODES.get(mode.name, mode) != mode:
+        raise ValueError(f"a mode named '{mode.name}' is registered already")
+    MODES[mode.name] = mode
+    return mode

@@ -1,4 +1,4 @@
-"""AI strategies: one registry of named strategies, by mode.
+"""AI strategies: the named strategies of each mode's family (``sim.modes``).
 
 ``get("fighter")`` returns a built-in fight strategy, ``get("cautious",
 mode="journey")`` a journey's; ``get("path/to/file.py:NAME", mode=...)`` loads
@@ -10,11 +10,10 @@ compiles them (or loads them from numba's disk cache).
 import hashlib
 import importlib.util
 import sys
-from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 
 from sim.errors import ZonesimError
+from sim.modes import MODES, resolve
 
 LAZY = {"Strategy": "strategies.base:Strategy", "decision": "strategies.base:decision"}
 """Names read from their modules on first use, so listing strategies or checking a
@@ -23,7 +22,7 @@ name compiles no kernel (``strategies.base`` imports the fight kernel's types)."
 
 def __getattr__(name):
     if name in LAZY:
-        return _attribute(LAZY[name])
+        return resolve(LAZY[name])
     raise AttributeError(f"module 'strategies' has no attribute '{name}'")
 
 
@@ -31,43 +30,11 @@ class StrategyError(ZonesimError):
     """A strategy name or file that cannot be used."""
 
 
-@dataclass(frozen=True)
-class Family:
-    """The strategies of a mode: their type and the built-in ones, by name
-    (``"module:ATTRIBUTE"``, in listing order)."""
-
-    kind: str
-    built_in: dict
-
-
-FIGHT = Family("strategies.base:Strategy", {
-    "fighter": "strategies.basic:FIGHTER", "runner": "strategies.basic:RUNNER",
-    "tactician": "strategies.tactician:TACTICIAN"})
-FAMILIES = {
-    "fight": FIGHT,
-    "duel": FIGHT,
-    "journey": Family("strategies.journey:JourneyStrategy", {
-        "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
-        "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL",
-        "hunter": "strategies.journey:HUNTER"}),
-    "skirmish": Family("strategies.skirmish:SkirmishStrategy", {
-        "hold": "strategies.skirmish:HOLD", "kite": "strategies.skirmish:KITE", "rush": "strategies.skirmish:RUSH"}),
-    "stalkeriada": Family("strategies.stalkeriada:StalkeriadaStrategy", {
-        "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",
-        "jelly": "strategies.stalkeriada:JELLY", "rush": "strategies.stalkeriada:RUSH"}),
-}
-"""Every mode's strategies (a duel is a fight: the same ones)."""
-
-
-def _attribute(target: str):
-    module, _, name = target.partition(":")
-    return getattr(import_module(module), name)
-
-
-def _family(mode: str) -> Family:
-    if mode not in FAMILIES:
-        raise StrategyError(f"no strategies for mode '{mode}'; modes: {', '.join(FAMILIES)}")
-    return FAMILIES[mode]
+def _family(mode: str):
+    """The strategy family of ``mode``'s record (``sim.modes``)."""
+    if mode not in MODES:
+        raise StrategyError(f"no strategies for mode '{mode}'; modes: {', '.join(MODES)}")
+    return MODES[mode].family
 
 
 def names(mode: str = "fight") -> tuple:
@@ -77,19 +44,19 @@ def names(mode: str = "fight") -> tuple:
 
 def built_in(mode: str = "fight") -> dict:
     """``{name: strategy}`` of the built-in strategies of ``mode``."""
-    return {name: _attribute(target) for name, target in _family(mode).built_in.items()}
+    return {name: resolve(target) for name, target in _family(mode).built_in.items()}
 
 
 def get(spec: str, mode: str = "fight"):
     """A built-in strategy of ``mode`` by name, or ``FILE.py:NAME`` from a user's file."""
     family = _family(mode)
     if spec in family.built_in:
-        return _attribute(family.built_in[spec])
+        return resolve(family.built_in[spec])
     if ":" not in spec:
         raise StrategyError(
             f"unknown strategy '{spec}'; built in: {', '.join(family.built_in)}; or give FILE.py:NAME"
         )
-    return _from_file(spec, _attribute(family.kind))
+    return _from_file(spec, resolve(family.kind))
 
 
 def _from_file(spec: str, kind: type):
@@ -114,4 +81,4 @@ def _from_file(spec: str, kind: type):
     return strategy
 
 
-__all__ = ["FAMILIES", "Family", "Strategy", "StrategyError", "built_in", "decision", "get", "names"]
+__all__ = ["Strategy", "StrategyError", "built_in", "decision", "get", "names"]

@@ -4,6 +4,7 @@ kit outcomes kept for a resumed run."""
 
 from dataclasses import replace
 
+import strategies
 from sim.content.loadout import Loadout, check_monsters
 from sim.errors import UsageProblem
 from sim.modes import MODES
@@ -128,8 +129,8 @@ def table_players(mode, names, rivals):
     table = MODES[mode]
     if not table.table:
         return tuple(names), ()
-    return (tuple(table.strategy(n) for n in names or [table.default_strategy]),
-            tuple(table.strategy(n) for n in rivals))
+    return (tuple(strategies.get(n, mode=mode) for n in names or [table.default_strategy]),
+            tuple(strategies.get(n, mode=mode) for n in rivals))
 
 
 def kit_store(command, game, out, resume, **options):

@@ -9,7 +9,9 @@ of the paired batch differences, a bar that rises with the number of changes
 compared, so that at a step where no change truly gains, noise buys one with a
 chance of at most ``FALSE_BUY`` whatever the number of candidates (a
 Bonferroni bound; at least ``CLEAR_GAIN_Z``). A change that costs nothing
-extra and gains is taken first. He stops when no affordable change gains clearly, so the
+extra and gains is taken first. The changes are raced: all are screened on
+the first ``SCREEN_BATCHES`` batches, and only those that could still be the
+pick (``racing``) run the rest of the set. He stops when no affordable change gains clearly, so the
 budget is spent while an affordable card has an effect his selection trials
 can see.
 
@@ -36,6 +38,7 @@ CLEAR_GAIN_Z = 2.0
 FALSE_BUY = 0.05
 SCREEN_BATCHES = 6  # the first batches of a selection set, on which the strategies for a kit are screened
 SCREEN_LOSS_Z = 3.0  # a strategy goes on to the whole set unless it trails the best by this many standard errors
+RACE_Z = 3.0  # a change goes on to the whole set unless its screen puts it this many standard errors out of the pick
 
 
 def clear_gain_z(candidates: int) -> float:
@@ -50,28 +53,47 @@ def paired_gain(new, old):
     return float(diff.mean()), se
 
 
+def _rank(gain: float, extra: int) -> tuple:
+    """The shopper's order of a change's gain: free changes first, then gain per G."""
+    return (1, gain) if extra <= 0 else (0, gain / extra)
+
+
+def racing(extras: list, heads: list, current: Batches) -> list:
+    """Which changes (their extra cost and screened ``Batches``, or an error) could
+    still be the pick: a gain that can be positive, and a rank at ``RACE_Z``
+    standard errors above its screen not below the best rank at ``RACE_Z`` under."""
+    screen = Batches(current.sums[:SCREEN_BATCHES], current.size)
+    gains = [(-math.inf, 0.0) if isinstance(head, Exception) else paired_gain(head, screen) for head in heads]
+    low = [g - RACE_Z * se for g, se in gains]
+    high = [g + RACE_Z * se for g, se in gains]
+    floor = max((_rank(lo, extra) for lo, extra in zip(low, extras) if lo > 0), default=None)
+    return [hi > 0 and (floor is None or _rank(hi, extra) >= floor) for hi, extra in zip(high, extras)]
+
+
 def grow(content: Content, outcome, start: Loadout, budget: int, *, trials: int, which: int = 0,
          max_count: int = 2) -> Loadout:
     """The kit bought from ``start`` with ``budget`` G (module doc), judged on
     ``trials`` campaigns (or fights) of selection set ``which`` of ``outcome``."""
-    kit = start
+    kit, first = start, SELECTION_FIRST + which * SELECTION_STRIDE
     current = outcome.selection(kit, trials, which)
     if isinstance(current, Exception):  # a kit the mode cannot field (a skirmish without a firearm) scores 0
         current = Batches(np.zeros(SELECTION_BATCHES), trials // SELECTION_BATCHES)
     while True:
         cost = kit.cost(content)
         changes = [c for c in kit.changes(content, max_count) if c.cost(content) <= budget]
-        found = outcome.many(changes, SELECTION_FIRST + which * SELECTION_STRIDE, trials, SELECTION_BATCHES)
+        extras = [c.cost(content) - cost for c in changes]
+        heads = outcome.head(changes, first, trials, SELECTION_BATCHES, SCREEN_BATCHES)
+        raced = [(c, e) for c, e, keep in zip(changes, extras, racing(extras, heads, current)) if keep]
+        found = outcome.many([c for c, _ in raced], first, trials, SELECTION_BATCHES)
         bar = clear_gain_z(len(changes))
         best, best_key = None, None
-        for changed, batches in zip(changes, found):
+        for (changed, extra), batches in zip(raced, found):
             if isinstance(batches, Exception):  # a kit the mode cannot field
                 continue
             gain, se = paired_gain(batches, current)
             if gain <= 0 or gain <= bar * se:
                 continue
-            extra = changed.cost(content) - cost
-            key = (1, gain, -extra) if extra <= 0 else (0, gain / extra, -extra)
+            key = (*_rank(gain, extra), -extra)
             if best_key is None or key > best_key:
                 best, best_key, best_batches = changed, key, batches
         if best is None:

@@ -19,6 +19,7 @@ import sys
 import threading
 from pathlib import Path
 
+import strategies
 from sim.modes import MODES
 
 GROUPS = tuple(name for n, (name, mode) in enumerate(MODES.items())
@@ -36,7 +37,7 @@ def _mark(group: str) -> Path:
 def compile_group(group: str):
     """Import and compile everything of ``group`` (loads what is cached), then mark it warm."""
     mode = MODES[group]
-    mode.strategies()
+    strategies.built_in(group)
     for entry in mode.entry_points():
         entry.compile()
     _mark(group).parent.mkdir(parents=True, exist_ok=True)

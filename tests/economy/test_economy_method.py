@@ -5,6 +5,7 @@ a noise-free outcome, the loadout's card operations and comparisons."""
 
 import math
 import shutil
+import zlib
 from types import SimpleNamespace
 
 import numpy as np
@@ -15,7 +16,7 @@ from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import Loadout, clones, kind
 from sim.economy.kits import loadout_comparison
 from sim.economy.outcome import SELECTION_BATCHES, Batches, Outcome
-from sim.economy.shop import grow
+from sim.economy.shop import grow, racing
 from sim.economy.value import (CardEffect, Estimate, band, expand_factor, interval, priced_rows, rate_of,
                                reservation, verdict)
 
@@ -107,6 +108,29 @@ class _Sum:
     def many(self, kits, first, trials, n_batches):
         return [self._batches(k, trials) for k in kits]
 
+    def head(self, kits, first, trials, n_batches, k):
+        return [Batches(b.sums[:k], b.size) for b in self.many(kits, first, trials, n_batches)]
+
+
+class _Noisy(Outcome):
+    """Each card's worth summed, plus noise of a fixed draw per kit and batch: the
+    batch sums a real outcome gives, counted in batches run."""
+
+    key = "noisy"
+
+    def __init__(self, worth, sd):
+        super().__init__()
+        self.worth, self.sd = worth, sd
+
+    def task(self):
+        return self._sums
+
+    def _sums(self, kit, first, size, n_batches):
+        total = sum(self.worth.get(i, 0.0) * n for i, n in kit.cards().items())
+        seed = zlib.crc32(kit.describe().encode())
+        noise = [np.random.default_rng([seed, first + b * size]).standard_normal() for b in range(n_batches)]
+        return (total + self.sd * np.array(noise)) * size
+
 
 def test_the_shopper_buys_the_most_gain_per_g_until_nothing_affordable_gains(content):
     worth = {"bag_of_nuts": 1.0, "glonass": 3.0, "jetpack": 20.0}  # per G: 0.01, 0.005, 0.008
@@ -114,6 +138,34 @@ def test_the_shopper_buys_the_most_gain_per_g_until_nothing_affordable_gains(con
     assert kit.avoidance == ("bag_of_nuts",) and kit.movement == ("glonass",)
     assert grow(content, _Sum(worth), Loadout(), 2600, trials=2000).movement == ("jetpack",)  # a swap up
     assert grow(content, _Sum(worth), Loadout(), 50, trials=2000) == Loadout()
+
+
+def test_racing_runs_the_whole_set_only_for_changes_that_could_still_be_the_pick():
+    """Screened on 6 batches against a kit at 0: a clear gain of 1 per 100 G sets the
+    floor (its rank at 3 standard errors under, about 0.0093 per G); a change gaining
+    0.5 for 100 G cannot reach it, a free one with a gain still unclear ranks first
+    if it gains at all, a loss or an unfieldable kit is dropped."""
+    size, wobble = 10, 0.01 * np.array([1, -1, 1, -1, 1, -1])
+    current = Batches(np.zeros(SELECTION_BATCHES), size)
+    heads = [Batches((1.0 + wobble) * size, size), Batches((0.5 + wobble) * size, size),
+             Batches((0.02 + 5 * wobble) * size, size), Batches((-0.5 + wobble) * size, size), ValueError("no firearm")]
+    assert racing([100, 100, 0, 100, 100], heads, current) == [True, False, True, False, False]
+    assert racing([100], [Batches(wobble * size, size)], current) == [True]  # no clear gain: no floor, kept
+
+
+@pytest.mark.parametrize("budget", [700, 1500, 3000])
+def test_the_raced_shopper_buys_the_kit_the_unraced_one_buys_with_fewer_runs(content, budget, monkeypatch):
+    """Noise of 2 per batch against worths 0.6..20, close in gain per G: racing drops
+    changes on the screen, yet the kit bought is the one every change run on the
+    whole set buys (a race at 0 standard errors buys another kit at every budget here)."""
+    worth = {"bag_of_nuts": 1.0, "glonass": 5.0, "jetpack": 20.0, "zone_map": 2.0, "helmet": 1.8, "flashlight": 0.6,
+             "dosimeter": 3.9}
+    raced = _Noisy(worth, 2.0)
+    kit = grow(content, raced, Loadout(), budget, trials=2000)
+    monkeypatch.setattr("sim.economy.shop.RACE_Z", math.inf)
+    unraced = _Noisy(worth, 2.0)
+    assert grow(content, unraced, Loadout(), budget, trials=2000) == kit
+    assert raced.runs < unraced.runs
 
 
 def test_z11_z18_z20_z21_z24_a_loadouts_one_card_changes(content):

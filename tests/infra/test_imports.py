@@ -71,8 +71,8 @@ LAYERS = (
     ("sim", "sim.errors", "sim.hexgrid"),  # the numba cache set-up, errors, hex geometry
     ("sim.content",),  # the content files and their loaders
     ("sim.kernels", "sim.reference"),  # the rules: numba kernels and their plain-Python references
-    ("strategies",),  # the AI players
-    ("sim.modes",),  # the registry of game modes
+    ("sim.modes",),  # the registry of game modes (names only: nothing imported until used)
+    ("strategies",),  # the AI players, each mode's family
     ("sim.analysis",),  # statistics and exact answers
     ("sim.run",),  # runners: chunks, checkpoints, seeds, results
     ("sim.options",),  # the checks every command's options share

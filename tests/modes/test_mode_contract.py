@@ -22,6 +22,7 @@ import numba
 import numpy as np
 import pytest
 
+import strategies
 from sim.content import DEFAULT_DIR
 from sim.content.loadout import Loadout
 from sim.content.skirmish import load_arena, load_skirmish, make_setup, parse_member
@@ -66,38 +67,39 @@ def _skirmish_setup(content):
 CASES = {
     "fight": Case(
         work=lambda content: FightWork(fight_template(content, loadout_from_dict(FIGHT_KIT), ["snork", "flesh"])[0],
-                                       MODES["fight"].strategy("tactician"), SEED),
+                                       strategies.get("tactician", mode="fight"), SEED),
         trials=4000, chunks=(1000, 700),
         agree=lambda content: fights_agree(content, fight_ref.load_content(DEFAULT_DIR), FIGHT_KIT,
                                            ["snork", "flesh"], "fighter", SEED, 400),
         zero_trials=lambda content: MODES["fight"].run(content, Loadout(weapon="ak47"), ["snork"],
-                                                       MODES["fight"].strategy("fighter"), trials=0, seed=SEED)),
+                                                       strategies.get("fighter", mode="fight"), trials=0, seed=SEED)),
     "duel": Case(
         work=lambda content: FightWork(fight_template(content, loadout_from_dict(DUEL_KIT), ["chimera"])[0],
-                                       MODES["duel"].strategy("runner"), SEED),
+                                       strategies.get("runner", mode="duel"), SEED),
         trials=4000, chunks=(1000, 700),
         agree=lambda content: fights_agree(content, fight_ref.load_content(DEFAULT_DIR), DUEL_KIT, ["chimera"],
                                            "runner", SEED, 400),
         zero_trials=lambda content: MODES["duel"].run(content, Loadout(weapon="ak47"), ["snork"],
-                                                      MODES["duel"].strategy("fighter"), trials=0, seed=SEED)),
+                                                      strategies.get("fighter", mode="duel"), trials=0, seed=SEED)),
     "journey": Case(
         work=lambda content: JourneyWork(content, loadout_from_dict(JOURNEY_KIT),
-                                         MODES["journey"].strategy("cautious"), 12, SEED),
+                                         strategies.get("cautious", mode="journey"), 12, SEED),
         trials=240, chunks=(80, 60),
         agree=lambda content: journeys_agree(content, journey_ref.load_journey_content(DEFAULT_DIR), JOURNEY_KIT,
                                              JOURNEY_STRATEGY, 12, SEED, 40),
         zero_trials=lambda content: MODES["journey"].run(content, Loadout(weapon="ak47"),
-                                                         MODES["journey"].strategy("greedy"), days=5, trials=0,
+                                                         strategies.get("greedy", mode="journey"), days=5, trials=0,
                                                          seed=SEED)),
     "skirmish": Case(
         work=lambda content: SkirmishWork(skirmish_template(_skirmish_setup(content)),
-                                          MODES["skirmish"].strategy("kite"), SEED),
+                                          strategies.get("kite", mode="skirmish"), SEED),
         trials=300, chunks=(100, 70),
         agree=lambda content: skirmishes_agree(_skirmish_setup(content), "kite", SEED, 30),
         zero_trials=lambda content: MODES["skirmish"].run(_skirmish_setup(content),
-                                                          MODES["skirmish"].strategy("hold"), trials=0, seed=SEED)),
+                                                          strategies.get("hold", mode="skirmish"), trials=0,
+                                                          seed=SEED)),
     "stalkeriada": Case(
-        work=lambda content: StalkeriadaWork(content, (tuple(MODES["stalkeriada"].strategy(p)
+        work=lambda content: StalkeriadaWork(content, (tuple(strategies.get(p, mode="stalkeriada")
                                                              for p in DEFAULT_PLAYERS),), SEED, False),
         trials=60, chunks=(20, 15),
         agree=lambda content: games_agree(content, DEFAULT_PLAYERS, 12, SEED),
@@ -139,7 +141,7 @@ def test_the_record_resolves(name, content):
     assert mode.load(content) is not None
     assert callable(resolve(mode.simulate)) and callable(resolve(mode.reference)) and callable(resolve(mode.work))
     assert all(hasattr(k, "compile") for k in mode.entry_points())  # kernel entry points
-    assert tuple(mode.strategies()) == mode.strategy_names() and mode.default_strategy in mode.strategy_names()
+    assert tuple(strategies.built_in(name)) == mode.strategy_names() and mode.default_strategy in mode.strategy_names()
     assert mode.trials_option in mode.options and mode.strategy_option in mode.options
     assert isinstance(CASES[name].work(content), resolve(mode.work))
     if mode.valuation:
@@ -207,7 +209,7 @@ def test_kernel_equals_reference(name, content):
 @pytest.mark.parametrize("name", MODES)
 def test_unknown_strategy_is_refused_in_one_line(name):
     with pytest.raises(ZonesimError) as info:
-        MODES[name].strategy("no_such_strategy")
+        strategies.get("no_such_strategy", mode=name)
     message = str(info.value)
     assert "\n" not in message
     assert message == (f"unknown strategy 'no_such_strategy'; built in: {', '.join(MODES[name].strategy_names())}; "

@@ -30,8 +30,8 @@ PLAYS = {  # mode -> (content, strategy) -> its chunk work on the mode's small s
                                           SEED), 2000),
     "journey": (lambda content, s: JourneyWork(content, loadout_from_dict(JOURNEY_KIT), s, 12, SEED), 120),
     "skirmish": (lambda content, s: SkirmishWork(skirmish_template(_skirmish_setup(content)), s, SEED), 120),
-    "stalkeriada": (lambda content, s: StalkeriadaWork(content, ((s, MODES["stalkeriada"].strategy("cautious")),),
-                                                       SEED, False), 30),
+    "stalkeriada": (lambda content, s: StalkeriadaWork(
+        content, ((s, strategies.get("cautious", mode="stalkeriada")),), SEED, False), 30),
 }
 STRATEGIES = [(mode, name) for mode in MODES for name in strategies.names(mode)]
 
@@ -50,7 +50,7 @@ def test_every_mode_has_a_play_and_every_mode_a_strategy():
 def test_every_built_in_strategy_plays_its_mode(content, mode, name):
     """The strategy plays the mode's scenario to the end: finite sums, and the same on two chunk sizes."""
     make, trials = PLAYS[mode]
-    work = make(content, MODES[mode].strategy(name))
+    work = make(content, strategies.get(name, mode=mode))
     runs = [{k: v for k, v in run_chunks(work, plan(trials, chunk))[0].items() if k != "elapsed_s"}
             for chunk in (trials, trials // 3 + 1)]
     assert runs[0] and runs[0].keys() == runs[1].keys()
