@@ -3,10 +3,11 @@
 A record says what a mode reads (content files and their loader), what runs it
 (its run function, the chunk work of ``sim.run.chunks`` and the kernel entry
 points), who plays it (its strategy family, which the ``strategies`` package serves),
-what it reports (the names of its headline numbers), how the rules are read a
-second time (the plain-Python function of ``sim.reference``), how fast it runs
-(the speed the command line checks trial counts against) and the options of
-its command.
+what it reports (the names of its measures, and its headline numbers: the group
+that ``zonesim compare``, the explorer and the report measure), how the rules
+are read a second time (the plain-Python function of ``sim.reference``), how
+fast it runs (the speed the command line checks trial counts against) and the
+options of its command, if it has one.
 
 Code is named as ``"module:attribute"`` and imported on use, so reading the
 table (names, speeds, options, built-in strategy names) compiles no kernel.
@@ -61,12 +62,19 @@ class Mode:
     that would take more than a day at it is refused."""
     trial: str
     """What one trial is called in messages (``fight``, ``campaign``, ``skirmish``, ``game``)."""
-    command: str
-    """The ``zonesim`` command that runs it."""
-    options: tuple
-    """The options of ``command`` that set up its scenario."""
     family: Family
     """Its strategies (``strategies.get(name, mode=...)`` reads them here)."""
+    command: str = ""
+    """The ``zonesim`` command that runs it (empty: run from Python, ``Mode.run``)."""
+    options: tuple = ()
+    """The options of ``command`` that set up its scenario."""
+    headline: str = ""
+    """``"module:Class"``: its headline numbers, a ``sim.run.headline.Group`` that ``zonesim
+    compare``, ``sensitivity``, ``balance``, the explorer and the report measure; empty: none
+    of its own (a duel's are the fight's)."""
+    report_steps: bool = False
+    """The report (``sim.report.study.STEPS``) has steps written for it; otherwise it shows
+    the mode's headline numbers in a section of their own."""
     trials_option: str = "--trials"
     strategy_option: str = "--strategy"
     default_strategy: str = ""
@@ -127,7 +135,7 @@ MODES = {mode.name: mode for mode in (
         reference="sim.reference.fight:run_fights", speed=60_000_000, trial="fight", command="encounter",
         options=FIGHT_OPTIONS, family=FIGHT_STRATEGIES, default_strategy="fighter",
         valuation="sim.economy.context:fight_scenario", valuation_trials=200_000, monsters=True,
-        strongest=True),
+        strongest=True, headline="sim.run.headline:Fights", report_steps=True),
     Mode(
         name="duel", description="a fight against one monster: the kernel's duel rounds, and the exact solver",
         content_files=BASE_FILES, loader="",
@@ -135,7 +143,8 @@ MODES = {mode.name: mode for mode in (
         kernels=("sim.kernels.fight:fight_trials",),
         measures=("p_survive", "p_win", "p_draw", "p_escape", "p_death", "mean_rounds", "mean_hp_left"),
         reference="sim.reference.fight:run_fights", speed=60_000_000, trial="fight", command="encounter",
-        options=FIGHT_OPTIONS, family=FIGHT_STRATEGIES, default_strategy="fighter", monsters=True),
+        options=FIGHT_OPTIONS, family=FIGHT_STRATEGIES, default_strategy="fighter", monsters=True,
+        report_steps=True),
     Mode(
         name="journey", description="campaign days on the hex map: walking, events, fights, orders "
                                "(docs/rules/journey-resolution.md)",
@@ -154,7 +163,8 @@ MODES = {mode.name: mode for mode in (
             "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
             "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL",
             "hunter": "strategies.journey:HUNTER"}),
-        default_strategy="greedy", valuation="sim.economy.context:journey_scenario", valuation_trials=20_000),
+        default_strategy="greedy", valuation="sim.economy.context:journey_scenario", valuation_trials=20_000,
+        headline="sim.run.headline:Journeys", report_steps=True),
     Mode(
         name="skirmish", description="a party against monsters on a hex arena, with action points "
                                 "(docs/rules/skirmish-resolution.md)",
@@ -170,7 +180,7 @@ MODES = {mode.name: mode for mode in (
             "hold": "strategies.skirmish:HOLD", "kite": "strategies.skirmish:KITE",
             "rush": "strategies.skirmish:RUSH"}),
         default_strategy="hold", valuation="sim.economy.context:skirmish_scenario", valuation_trials=20_000,
-        monsters=True),
+        monsters=True, headline="sim.run.headline:Skirmishes", report_steps=True),
     Mode(
         name="stalkeriada", description="the board game for 2-6 seats: City, fence, tile Zone, exit visa "
                                    "(docs/rules/stalkeriada-resolution.md)",
@@ -184,7 +194,7 @@ MODES = {mode.name: mode for mode in (
             "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",
             "jelly": "strategies.stalkeriada:JELLY", "rush": "strategies.stalkeriada:RUSH"}),
         default_strategy="cautious", valuation="sim.economy.context:table_scenario", valuation_trials=2_000,
-        loadout=False, table=True),
+        loadout=False, table=True, headline="sim.run.headline:Stalkeriada", report_steps=True),
 )}
 """Every mode by name."""
 
@@ -195,3 +205,9 @@ def register(mode: Mode) -> Mode:
         raise ValueError(f"a mode named '{mode.name}' is registered already")
     MODES[mode.name] = mode
     return mode
+
+
+def headline_groups() -> list:
+    """The ``sim.run.headline.Group`` class of every mode with headline numbers of its own, in
+    registry order (each imported on use; a mode registered later joins)."""
+    return [resolve(mode.headline) for mode in MODES.values() if mode.headline]

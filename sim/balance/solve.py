@@ -2,7 +2,7 @@
 headline numbers into their bands, with the evidence.
 
 - **Measure.** A candidate (a value per knob) is a content copy with those
-  numbers set, measured by `zonesim compare`'s groups (``sim.compare.headline``)
+  numbers set, measured by `zonesim compare`'s groups (``sim.run.headline``)
   on the same dice as the baseline, at the search counts, which rise as the
   search narrows: its first third at 5% of them, the next at 25%, the last
   third whole (``SEARCH_STAGES``; each stage the first trials of every batch,
@@ -40,14 +40,14 @@ import numpy as np
 
 from sim.analysis.stats import t975
 from sim.balance.spec import BalanceSpec, groups_of, with_values
-from sim.compare.headline import LAST
+from sim.run.headline import LAST
 from sim.compare.metrics import measure, paired_interval
 from sim.content.load import ContentError
 
 PROPOSALS = 5  # at most this many proposals are measured again and written
 SIMPLIFIED = 12  # at most this many of the Pareto set have their needless changes put back
 FRESH_DICE = 1  # the proposals are measured again with the seed plus this: dice the search never saw
-SEARCH_STAGES = (1, 2, LAST)  # the search's counts rise through these stages (``sim.compare.headline.FRACTIONS``)
+SEARCH_STAGES = (1, 2, LAST)  # the search's counts rise through these stages (``sim.run.headline.FRACTIONS``)
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Evaluator:
 
     def metrics(self, values: dict, stage: int = LAST) -> dict:
         """``{metric: Measured}`` of the targets with the knobs at ``values`` (by label), at
-        ``stage`` of the plan's counts (``sim.compare.headline``)."""
+        ``stage`` of the plan's counts (``sim.run.headline``)."""
         return target_metrics(self.content(values), self.plan, self.wanted, stage)
 
     def many(self, candidates: list, refused=False, stage: int = LAST) -> list:

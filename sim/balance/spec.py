@@ -45,7 +45,7 @@ GROUP_OF = {"fight_survival": "fights", "journey_finish": "journeys", "journey_d
 
 
 def groups_of(targets) -> tuple:
-    """The `zonesim compare` groups (``sim.compare.metrics.GROUPS``) ``targets`` read."""
+    """The `zonesim compare` groups (``sim.compare.metrics.group_names``) ``targets`` read."""
     return tuple(dict.fromkeys(GROUP_OF[t.metric.split(".")[0]] for t in targets))
 
 

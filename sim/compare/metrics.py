@@ -1,5 +1,5 @@
 """Two content sets compared on common dice: the plan, every headline number of
-its groups (``sim.compare.headline``, at the full count or a stage of it) and
+its groups (``sim.run.headline``, at the full count or a stage of it) and
 their paired differences.
 
 A difference's 95% interval is the Student t interval over the per-batch
@@ -16,64 +16,44 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sim.analysis.stats import t975
-from sim.compare.headline import (BATCHES, LAST, SKIRMISH_STRATEGIES, CompareError, Fights, Journeys, Measured,
-                                  Skirmishes, Stalkeriada, measured)
+from sim.run.headline import BATCHES, LAST, CompareError, Measured, Plan, measured
 from sim.content import Content
+from sim.modes import headline_groups
 
-GROUPS = ("fights", "journeys", "skirmish", "stalkeriada", "economy")
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What both sides measure: the study of ``report.toml`` and the valuation
-    context of ``economy.toml`` (both read from BASE), the seed and the groups."""
-
-    study: object
-    ctx: object
-    seed: int
-    groups: tuple
-    monsters: tuple
+ECONOMY = "economy"
+"""The group of whole-game item values (``sim.economy.value``), besides each mode's headline group."""
 
 
-def make_plan(base: Content, *, quick=False, seed=None, groups=GROUPS) -> Plan:
-    """The plan of a comparison: BASE's study and context, ``seed`` (default: theirs) for every group."""
+def group_names() -> tuple:
+    """Every group ``--only`` takes: each mode's headline group (``sim.modes``), then the economy's."""
+    return (*(g.name for g in headline_groups()), ECONOMY)
+
+
+def make_plan(base: Content, *, quick=False, seed=None, groups=None) -> Plan:
+    """The plan of a comparison: BASE's study and context, ``seed`` (default: theirs) for ``groups``
+    (default: every group)."""
     from sim.economy.context import load_context
     from sim.report.study import load_study
 
-    unknown = [g for g in groups if g not in GROUPS]
+    known = group_names()
+    groups = known if groups is None else groups
+    unknown = [g for g in groups if g not in known]
     if unknown or not groups:
-        raise CompareError(f"--only: '{','.join(unknown)}' is not a group; use some of: {', '.join(GROUPS)}")
+        raise CompareError(f"--only: '{','.join(unknown)}' is not a group; use some of: {', '.join(known)}")
     study = load_study(base, quick)
-    ctx = load_context(base, quick=quick) if "economy" in groups else None
+    ctx = load_context(base, quick=quick) if ECONOMY in groups else None
     seed = study.settings["seed"] if seed is None else seed
     if ctx is not None:
         ctx = replace(ctx, seed=seed)
-    return Plan(study, ctx, seed, tuple(g for g in GROUPS if g in groups), tuple(base.monsters))
+    return Plan(study, ctx, seed, tuple(g for g in known if g in groups), tuple(base.monsters))
 
 
-def fight_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
-    """P(survive) of every tier against every monster alone (Z-15..Z-38)."""
-    return measured(Fights(content, plan), stage)
+def headline_group(name: str):
+    """The headline group class called ``name``."""
+    return next(g for g in headline_groups() if g.name == name)
 
 
-def journey_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
-    """Per tier, cautious: the chance to reach the campaign's goal (Z-41) and the mean day
-    it is reached (by those who reach it)."""
-    return measured(Journeys(content, plan), stage)
-
-
-def skirmish_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
-    """P(win) of the value tier against the skirmish monsters, per strategy (A-, M- rules)."""
-    return measured(Skirmishes(content, plan), stage)
-
-
-def stalkeriada_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
-    """The full table of the shipped strategies, every seat order: win rates (S-05),
-    the share of games without a winner and the mean game length in rounds."""
-    return measured(Stalkeriada(content, plan), stage)
-
-
-def economy_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Measured]:
+def economy_metrics(content: Content, plan: Plan) -> list[Measured]:
     """Every card's whole-game value in G (``sim.economy.value``), with its bootstrap replicas
     (cards not valued, with no replicas, are left out); measured whole at any stage."""
     from sim.economy.context import declared
@@ -85,33 +65,29 @@ def economy_metrics(content: Content, plan: Plan, stage: int = LAST) -> list[Mea
             if row["item"] in result.value_replicas]
 
 
-MEASURES = {"fights": fight_metrics, "journeys": journey_metrics, "skirmish": skirmish_metrics,
-            "stalkeriada": stalkeriada_metrics, "economy": economy_metrics}
+def group_metrics(content: Content, plan: Plan, group: str, stage: int = LAST) -> list[Measured]:
+    """The headline numbers of ``group`` on ``content``, grown to ``stage`` (``sim.run.headline``)."""
+    if group == ECONOMY:
+        return economy_metrics(content, plan)
+    return measured(headline_group(group)(content, plan), stage)
 
 
 def metric_names(content: Content, plan: Plan) -> list[str]:
     """The names of the headline numbers ``measure`` gives for ``plan``, without measuring them."""
-    from sim.run.stalkeriada import DEFAULT_PLAYERS
-
-    tiers = list(plan.study.tiers)
-    names = {"fights": [f"fight_survival.{m}.{t}" for m in plan.monsters for t in tiers],
-             "journeys": [f"journey_{k}.{t}" for t in tiers for k in ("finish", "days")],
-             "skirmish": [f"skirmish_win.{s}" for s in SKIRMISH_STRATEGIES],
-             "stalkeriada": [f"stalkeriada_win.{p}" for p in DEFAULT_PLAYERS]
-             + ["stalkeriada_no_winner", "stalkeriada_rounds"],
-             "economy": [f"item_value_g.{i}" for i in sorted(content.items)]}
-    return [n for g in plan.groups for n in names[g]]
+    return [n for g in plan.groups
+            for n in ([f"item_value_g.{i}" for i in sorted(content.items)] if g == ECONOMY
+                      else headline_group(g).names(content, plan))]
 
 
 def measure_group(part, plan: Plan, stage: int = LAST) -> list[Measured]:
     """One task: ``part`` is ``(content, group)``."""
     content, group = part
-    return MEASURES[group](content, plan, stage)
+    return group_metrics(content, plan, group, stage)
 
 
 def measure(content: Content, plan: Plan, client=None, store=None, side="content", stage=LAST) -> list[Measured]:
     """Every headline number of ``plan.groups`` on ``content`` (on the cluster when ``client`` is given),
-    at ``stage`` of their counts (``sim.compare.headline``; default the full count). With a checkpoint
+    at ``stage`` of their counts (``sim.run.headline``; default the full count). With a checkpoint
     ``store`` (``sim.run.chunks.Checkpoints``) each group's numbers are kept under ``side`` when they are
     done, and a resumed run reads them back instead of measuring them again."""
     from sim.run.distributed import iter_batches

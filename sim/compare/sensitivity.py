@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.compare.headline import BATCHES, Measured, batch_size
-from sim.compare.metrics import Plan, fight_metrics, paired_interval, stalkeriada_metrics
+from sim.run.headline import BATCHES, Measured, batch_size
+from sim.compare.metrics import Plan, group_metrics, paired_interval
 from sim.content import load_content, schema
 from sim.content.edit import copy_content_with, set_value
 from sim.content.load import ContentError
@@ -128,9 +128,10 @@ def swung(folder: Path, target: Path, param: Parameter, value) -> Path:
 def metric_batches(content, plan: Plan, metric: str) -> Measured:
     """The metric on ``content`` as ``BATCHES`` paired batches."""
     if metric == "fight_survival":
-        batches = np.mean([m.batches for m in fight_metrics(content, plan)], axis=0)
+        batches = np.mean([m.batches for m in group_metrics(content, plan, "fights")], axis=0)
     elif metric == "stalkeriada_no_winner":
-        batches = next(m.batches for m in stalkeriada_metrics(content, plan) if m.name == "stalkeriada_no_winner")
+        batches = next(m.batches for m in group_metrics(content, plan, "stalkeriada")
+                       if m.name == "stalkeriada_no_winner")
     else:
         import strategies
         from sim.run.journey import simulate_journey

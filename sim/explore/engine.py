@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sim.content.load import DEFAULT_DIR, ContentError
 from sim.explore.fields import check_folder, content_fields, parse, same, save_copy, shown, table_names, write_draft
-from sim.explore.measure import KEEP, NAMES, measuring
+from sim.explore.measure import KEEP, group_names, measuring
 from sim.explore.schedule import stage_label
 
 KEEP_FOLDERS = 2 * KEEP
@@ -243,11 +243,12 @@ class Explorer:
                 self._changed.wait(left)
             return self._snapshot
 
-    def reached(self, snap: Snapshot, stage: int, names=NAMES) -> bool:
-        """Every group of ``names`` of the newest request is at ``stage`` or later in ``snap`` (or it failed)."""
+    def reached(self, snap: Snapshot, stage: int, names=None) -> bool:
+        """Every group of ``names`` (default: all) of the newest request is at ``stage`` or later in ``snap``
+        (or it failed)."""
         if snap.failed and snap.generation == self._generation:
             return True
-        views = [snap.groups.get(name) for name in names]
+        views = [snap.groups.get(name) for name in names or group_names()]
         return all(v is not None and v.generation == self._generation and v.stage >= stage for v in views)
 
     def _send(self):

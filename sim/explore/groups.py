@@ -1,4 +1,4 @@
-"""The explorer's groups: the headline numbers of ``sim.compare.headline``, run in
+"""The explorer's groups: the headline numbers of every mode (``sim.modes.headline_groups``), run in
 fine chunks of well under a second (``check()`` between chunks raises
 ``Cancelled`` when a newer edit has come, so no stale work goes on), and every
 card's value in one fight, measured again at each stage."""
@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from sim.analysis.stats import t975, wilson
-from sim.compare.headline import BATCHES, Fights, Journeys, Measured, Reading, Skirmishes, Stalkeriada
+from sim.run.headline import BATCHES, Measured, Reading
 from sim.compare.metrics import Plan, paired_interval
 from sim.explore.schedule import valuation_sizes
 
@@ -90,7 +90,3 @@ class CardValues:
     def read(self, stage: int) -> list[Reading]:
         return self.readings[stage]
 
-
-GROUPS = (Fights, Journeys, Stalkeriada, Skirmishes)
-"""The headline groups in the order a stage runs them (made with ``fine=True``), cheapest first; card values
-run last."""

@@ -20,17 +20,21 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.compare.headline import Measured
-from sim.compare.metrics import make_plan
+from sim.run.headline import Measured
+from sim.compare.metrics import headline_group, make_plan
 from sim.errors import ZonesimError
-from sim.explore.groups import GROUPS, CardValues, Cancelled, paired_difference
+from sim.explore.groups import CardValues, Cancelled, paired_difference
 from sim.explore.schedule import FRACTIONS
+from sim.modes import headline_groups
 
-COMPARED = ("fights", "journeys", "skirmish", "stalkeriada")
-"""The groups of ``sim.compare.metrics`` the explorer measures; card values come from a narrower view."""
 KEEP = 4
 """Drafts whose tallies are kept besides the baseline's."""
-NAMES = tuple(g.name for g in GROUPS) + (CardValues.name,)
+
+
+def group_names() -> tuple:
+    """The groups a stage runs, in order: every mode's headline group (``sim.modes``, in registry
+    order; the whole-game economy is ``zonesim compare``'s), then card values in one fight."""
+    return (*(g.name for g in headline_groups()), CardValues.name)
 
 
 @dataclass
@@ -102,7 +106,7 @@ class Measurer:
         from sim.economy.context import load_context
 
         base = load_content(folder)
-        self.plan = make_plan(base, quick=quick, groups=COMPARED)
+        self.plan = make_plan(base, quick=quick, groups=group_names()[:-1])
         self.settings = replace(load_context(base), seed=self.plan.seed)
         self.base = Side(Path(folder), base)
         self.sides = OrderedDict()
@@ -125,7 +129,7 @@ class Measurer:
         if name not in side.groups:
             check()
             side.groups[name] = (CardValues(side.content, self.plan, self.settings) if name == CardValues.name
-                                 else next(g for g in GROUPS if g.name == name)(side.content, self.plan, fine=True))
+                                 else headline_group(name)(side.content, self.plan, fine=True))
         return side.groups[name]
 
     def run(self, generation: int, side: Side, check, send):
@@ -133,7 +137,7 @@ class Measurer:
         sent as soon as a stage of it is done."""
         sides = [self.base] if side is self.base else [self.base, side]
         for stage in range(len(FRACTIONS)):
-            for name in NAMES:
+            for name in group_names():
                 base, new = (self.group(s, name, check) for s in (sides[0], sides[-1]))
                 for group in {id(base): base, id(new): new}.values():
                     group.advance(stage, check)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import panel as pn
 
+from sim.explore.measure import group_names
 from sim.explore.render import changes_html, finite, group_html, label, placeholder
 from sim.explore.schedule import FRACTIONS, stage_label
 from sim.run.results import portable_dir
@@ -23,9 +24,16 @@ UNIT_AXES = {"p": "change in percentage points", "days": "change in days", "roun
              "G": "change in G"}
 TOP = 10
 """The largest moves drawn per unit."""
-GROUP_TITLES = {"fights": "Fights: P(survive) by monster and tier", "journeys": "Journeys: finish rate and days",
-                "stalkeriada": "Stalkeriada: win rates", "skirmish": "Skirmishes: P(win) by strategy",
+SHORT_TITLES = {"journeys": "Journeys: finish rate and days", "stalkeriada": "Stalkeriada: win rates",
                 "values": "Card values in G (one fight)"}
+
+
+def group_titles() -> dict:
+    """Each group's box title, in the order a stage runs them (``sim.explore.measure.group_names``)."""
+    from sim.modes import headline_groups
+
+    titles = {g.name: g.title for g in headline_groups()}
+    return {name: SHORT_TITLES.get(name, titles.get(name, name)) for name in group_names()}
 CSS = """
 :host { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2933; }
 table { border-collapse: collapse; font-size: 12px; width: 100%; }
@@ -122,7 +130,7 @@ class Page:
             sizing_mode="stretch_width")
         self.status = html_pane(sizing_mode="stretch_width")
         self.groups = {name: html_pane(placeholder(title), sizing_mode="stretch_width")
-                       for name, title in GROUP_TITLES.items()}
+                       for name, title in group_titles().items()}
         self.chart = pn.FlexBox(sizing_mode="stretch_width")
         self.changes = html_pane(changes_html([]), sizing_mode="stretch_width")
         self.undo = pn.widgets.Button(name="Undo", width=80, css_classes=["undo"])
@@ -147,10 +155,10 @@ class Page:
             html_pane('<div class="section">The content: every assumed [A] number and every price. '
                       'Type a value; Enter applies it, Escape puts the draft\'s back.</div>'),
             self.form, width=470, styles={"padding": "0 8px", "border-right": "1px solid #e4e7eb"})
-        numbers = pn.Column(
-            self.status, self.chart, self.groups["fights"], self.groups["journeys"],
-            pn.Row(self.groups["skirmish"], self.groups["stalkeriada"], sizing_mode="stretch_width"),
-            self.groups["values"], sizing_mode="stretch_width", styles={"padding": "0 12px"})
+        *boxes, values = self.groups.values()  # card values (one fight) come last, full width
+        pairs = [pn.Row(*boxes[k:k + 2], sizing_mode="stretch_width") for k in range(2, len(boxes), 2)]
+        numbers = pn.Column(self.status, self.chart, *boxes[:2], *pairs, values, sizing_mode="stretch_width",
+                            styles={"padding": "0 12px"})
         return pn.Column(header, pn.Row(forms, numbers, sizing_mode="stretch_width"), sizing_mode="stretch_width")
 
     # --- events ------------------------------------------------------------------------------
@@ -229,7 +237,7 @@ class Page:
         done = [v for v in snap.groups.values() if v.generation == generation]
         stage = min((v.stage for v in done), default=None)
         state = snap.status
-        if not (snap.finished or snap.failed) and stage is not None and len(done) == len(GROUP_TITLES):
+        if not (snap.finished or snap.failed) and stage is not None and len(done) == len(group_names()):
             state = (f"Refining: every number at {stage_label(stage)}"
                      + ("" if stage == len(FRACTIONS) - 1 else "; the intervals narrow as the next stages come in"))
         return (f'<div class="status" data-generation="{generation}" data-version="{snap.version}" '

@@ -112,7 +112,7 @@ def caption(view, stale: bool) -> str:
     """The group's title, its stage and its trials (and a word when an edit is being measured)."""
     state = ' <span class="stale">· measuring the new draft…</span>' if stale else ""
     return (f'<div class="caption"><b>{html.escape(view.title)}</b>{state}<br>'
-            f'<span class="meta">{stage_label(view.stage)} · {view.trials:,} {TRIALS[view.name]}'
+            f'<span class="meta">{stage_label(view.stage)} · {view.trials:,} {TRIALS.get(view.name, "trials")}'
             f' · on the same dice as the baseline</span></div>')
 
 

@@ -1,5 +1,5 @@
 """The refinement schedule of the explorer, fixed before any trial runs: the
-stages of ``sim.compare.headline`` (``FRACTIONS``), each stage adding trials to
+stages of ``sim.run.headline`` (``FRACTIONS``), each stage adding trials to
 the batches of the stage before, the last the comparison's own count, number
 for number.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from sim.compare.headline import FRACTIONS
+from sim.run.headline import FRACTIONS
 
 
 def valuation_sizes(trials: int, batches: int) -> tuple[int, ...]:

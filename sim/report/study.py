@@ -592,9 +592,43 @@ STEPS = (("item economy", economy_step), ("item economy in fights", economy_figh
          ("item values", values_step), ("loadouts", loadouts_step),
          ("skirmishes", skirmish_step),
          ("tuning", tune_step), ("journeys", journeys_step), ("Stalkeriada", stalkeriada_step))
+"""The steps written for the modes with ``report_steps`` (``sim.modes``)."""
 STEP_KERNELS = {"item economy in fights": "fight", "fights": "fight", "item values": "fight",
                 "loadouts": "fight", "skirmishes": "skirmish", "tuning": "fight", "Stalkeriada": "stalkeriada"}
 """The ``sim.run.warmup`` group (a mode) of kernels each step needs beyond the first step's (the journey's)."""
+
+
+def headline_step(mode, content, study, out):
+    """A mode's headline numbers (``Mode.headline``) at the study's count, each with its 95% interval:
+    the section of a mode the report has no steps written for."""
+    from sim.modes import resolve
+    from sim.run.headline import BATCHES, LAST, Plan, no_check
+
+    group = resolve(mode.headline)
+    plan = Plan(study, None, study.settings["seed"], (group.name,), tuple(content.monsters))
+    numbers = group(content, plan)
+    numbers.advance(LAST, no_check)
+    readings = numbers.read(LAST)
+    frame = pl.DataFrame([{"number": r.measured.name, "unit": r.measured.unit, "value": r.measured.value,
+                           "ci_low": r.ci[0], "ci_high": r.ci[1], "trials": r.trials} for r in readings])
+    write_parquet(out / f"{mode.name}_headline.parquet", frame)
+    s = Section(group.title)
+    s.text(f"{mode.description[:1].upper()}{mode.description[1:]}. Its headline numbers (`zonesim compare --only "
+           f"{group.name}`), each with its 95% interval over {BATCHES} batches.")
+    s.table(frame, f"{mode.name}: {readings[0].trials if readings else 0:,} {mode.trial}s per number, "
+                   f"seed {plan.seed}")
+    return s
+
+
+def steps() -> list:
+    """Every step in order: ``STEPS``, then a headline section for each mode of ``sim.modes.MODES``
+    with headline numbers and no steps of its own (a mode registered later joins)."""
+    from functools import partial
+
+    from sim.modes import MODES
+
+    return [*STEPS, *((mode.name, partial(headline_step, mode)) for mode in MODES.values()
+                      if mode.headline and not mode.report_steps)]
 
 
 def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=None, store=None, warmup=None):
@@ -604,15 +638,15 @@ def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=
     A ``sim.run.warmup.Warmup`` compiling the later steps' kernels is waited for before each step that
     needs its group."""
     study = replace(load_study(content, quick), client=client)
-    sections = []
-    for k, (label, step) in enumerate(STEPS):
+    sections, todo = [], steps()
+    for k, (label, step) in enumerate(todo):
         if on_step:
-            on_step(k, len(STEPS), label)
+            on_step(k, len(todo), label)
         name = f"step-{k:02d}.pickle"
         section = store.load_object(name) if store is not None else None
         if section is None:
             if warmup is not None:
-                warmup.wait(STEP_KERNELS.get(label))
+                warmup.wait(STEP_KERNELS.get(label, label))
             start = time.perf_counter()
             section = step(content, study, out)
             section = section[0] if isinstance(section, tuple) else section
@@ -621,7 +655,7 @@ def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=
                 store.save_object(name, section)
         sections.append(section)
     if on_step:
-        on_step(len(STEPS), len(STEPS), "done")
+        on_step(len(todo), len(todo), "done")
     return sections, study
 
 

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from sim.compare.diff import content_diff, diff_lines
-from sim.compare.headline import Measured
+from sim.run.headline import Measured
 from sim.compare.metrics import paired, paired_interval
 from sim.content import DEFAULT_DIR
 from tests.conftest import edited_content, zonesim, zonesim_json

@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from sim.compare.metrics import fight_metrics, journey_metrics, skirmish_metrics, stalkeriada_metrics
+from sim.compare.metrics import group_metrics
 from sim.content import DEFAULT_DIR, load_content
 from sim.explore import Explorer
 from sim.explore.engine import edits_key
@@ -34,8 +34,7 @@ def test_the_last_stage_is_the_comparisons_own_numbers(tmp_path):
         for name in names:
             measurer.group(side, name, no_newer).advance(stage, no_newer)
     ours = {r.measured.name: r.measured for name in names for r in side.groups[name].read(LAST)}
-    theirs = [m for measure in (fight_metrics, journey_metrics, skirmish_metrics, stalkeriada_metrics)
-              for m in measure(load_content(draft), measurer.plan)]
+    theirs = [m for name in names for m in group_metrics(load_content(draft), measurer.plan, name)]
     assert sorted(ours) == sorted(m.name for m in theirs)
     for m in theirs:
         assert ours[m.name].value == m.value or (np.isnan(m.value) and np.isnan(ours[m.name].value))

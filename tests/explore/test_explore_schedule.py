@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.compare.headline import BATCHES, FRACTIONS, Measured, Part, Reading, proportion, stage_sizes
+from sim.run.headline import BATCHES, FRACTIONS, Measured, Part, Reading, proportion, stage_sizes
 from sim.compare.metrics import paired_interval
 from sim.explore.groups import Cancelled, paired_difference
 from sim.explore.schedule import stage_label, valuation_sizes

@@ -13,6 +13,8 @@
   (a ``ZonesimError``).
 
 A new mode gets its small scenario in ``CASES``; the checks are the same for all.
+The toy mode of ``tests/modes/toy/`` (five files) is registered for these tests
+and keeps the same contract.
 """
 
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ from sim.content import DEFAULT_DIR
 from sim.content.loadout import Loadout
 from sim.content.skirmish import load_arena, load_skirmish, make_setup, parse_member
 from sim.errors import ZonesimError
-from sim.modes import MODES, resolve
+from sim.modes import MODES, register, resolve
 from sim.reference import fight as fight_ref
 from sim.reference import journey as journey_ref
 from sim.reference.loadout import loadout_from_dict
@@ -36,7 +38,10 @@ from sim.run.fight import FightWork, fight_template
 from sim.run.journey import JourneyWork
 from sim.run.skirmish import SkirmishWork, skirmish_template
 from sim.run.stalkeriada import DEFAULT_PLAYERS, StalkeriadaWork
+from sim.run.chunks import Chunk
 from tests.crosscheck.agree import fights_agree, games_agree, journeys_agree, skirmishes_agree
+from tests.modes.toy import mode as toy
+from tests.modes.toy import reference as toy_reference
 
 FIGHT_KIT = {"weapon": "ak47", "body": "vest", "healing": {"stimulator": 2}, "explosives": {"limonka": 1}}
 DUEL_KIT = {"weapon": "berdanka", "reputation": 3, "escape_item": "smoke_bomb", "healing": {"stimulator": 1}}
@@ -62,6 +67,16 @@ def _skirmish_setup(content):
     sk = load_skirmish(content)
     return make_setup(content, sk, [parse_member(content, p) for p in PARTY], list(SKIRMISH_MONSTERS),
                       load_arena(sk), "kite", 4)
+
+
+def _toys_agree(content):
+    """The toy's kernel sums equal its reference's, game by game summed, for each strategy."""
+    game = toy.load_toy(content)["game"]
+    for name in ("careful", "bold"):
+        strategy = strategies.get(name, mode="toy")
+        games = toy_reference.run_games(game, strategy.stop_at, SEED, 200, first=50)
+        expected = [sum(g["won"] for g in games), sum(g["banked"] for g in games), sum(g["rolls"] for g in games)]
+        assert list(toy.ToyWork(game, strategy, SEED)(Chunk(0, 50, 200))["tally"]) == expected, name
 
 
 CASES = {
@@ -104,7 +119,22 @@ CASES = {
         trials=60, chunks=(20, 15),
         agree=lambda content: games_agree(content, DEFAULT_PLAYERS, 12, SEED),
         zero_trials=lambda content: MODES["stalkeriada"].run(content, DEFAULT_PLAYERS, games=0, seed=SEED)),
+    "toy": Case(
+        work=lambda content: toy.ToyWork(toy.load_toy(content)["game"], strategies.get("bold", mode="toy"), SEED),
+        trials=4000, chunks=(1000, 700), agree=_toys_agree,
+        zero_trials=lambda content: MODES["toy"].run(content, strategies.get("careful", mode="toy"), trials=0,
+                                                     seed=SEED)),
 }
+NAMES = (*MODES, toy.TOY.name)
+"""Every built-in mode and the toy."""
+
+
+@pytest.fixture(autouse=True, scope="module")
+def toy_registered():
+    """The toy mode in ``MODES`` while these tests run."""
+    register(toy.TOY)
+    yield
+    MODES.pop(toy.TOY.name)
 
 
 def _numbers(total):
@@ -131,35 +161,39 @@ def threads():
 
 
 def test_every_mode_has_a_case():
-    assert set(CASES) == set(MODES)
+    assert set(CASES) == set(MODES) == set(NAMES)
 
 
-@pytest.mark.parametrize("name", MODES)
+@pytest.mark.parametrize("name", NAMES)
 def test_the_record_resolves(name, content):
     mode = MODES[name]
-    assert mode.name == name and mode.measures and mode.speed > 0 and mode.options
+    assert mode.name == name and mode.measures and mode.speed > 0
     assert mode.load(content) is not None
     assert callable(resolve(mode.simulate)) and callable(resolve(mode.reference)) and callable(resolve(mode.work))
     assert all(hasattr(k, "compile") for k in mode.entry_points())  # kernel entry points
     assert tuple(strategies.built_in(name)) == mode.strategy_names() and mode.default_strategy in mode.strategy_names()
-    assert mode.trials_option in mode.options and mode.strategy_option in mode.options
+    if mode.command:
+        assert mode.trials_option in mode.options and mode.strategy_option in mode.options
     assert isinstance(CASES[name].work(content), resolve(mode.work))
     if mode.valuation:
         assert callable(resolve(mode.valuation)) and mode.valuation_trials > 0
 
 
-@pytest.mark.parametrize("name", MODES)
+@pytest.mark.parametrize("name", NAMES)
 def test_the_options_it_names_are_options_of_its_command(name):
     import typer
 
     import sim.cli
+
+    if not MODES[name].command:
+        pytest.skip(f"{name} has no command of its own")
 
     command = typer.main.get_command(sim.cli.app).commands[MODES[name].command]
     known = {opt for param in command.params for opt in param.opts}
     assert set(MODES[name].options) <= known
 
 
-@pytest.mark.parametrize("name", MODES)
+@pytest.mark.parametrize("name", NAMES)
 def test_same_seed_same_numbers_on_any_threads_and_chunks(name, content, threads):
     case = CASES[name]
     work = case.work(content)
@@ -174,7 +208,7 @@ class Interrupted(Exception):
     """The run stopped (as by a kill) before a chunk."""
 
 
-@pytest.mark.parametrize("name", MODES)
+@pytest.mark.parametrize("name", NAMES)
 def test_resumed_run_equals_the_run_done_at_once(name, content, tmp_path):
     case = CASES[name]
     work, chunks = case.work(content), plan(case.trials, case.chunks[1])
@@ -201,12 +235,12 @@ def test_resumed_run_equals_the_run_done_at_once(name, content, tmp_path):
     _same(resumed, _run(work, case.trials, case.chunks[1]))
 
 
-@pytest.mark.parametrize("name", MODES)
+@pytest.mark.parametrize("name", NAMES)
 def test_kernel_equals_reference(name, content):
     CASES[name].agree(content)
 
 
-@pytest.mark.parametrize("name", MODES)
+@pytest.mark.parametrize("name", NAMES)
 def test_unknown_strategy_is_refused_in_one_line(name):
     with pytest.raises(ZonesimError) as info:
         strategies.get("no_such_strategy", mode=name)
@@ -216,7 +250,7 @@ def test_unknown_strategy_is_refused_in_one_line(name):
                        "or give FILE.py:NAME")
 
 
-@pytest.mark.parametrize("name", MODES)
+@pytest.mark.parametrize("name", NAMES)
 def test_zero_trials_are_refused_in_one_line(name, content):
     with pytest.raises(ZonesimError) as info:
         CASES[name].zero_trials(content)

@@ -54,6 +54,19 @@ class Measured:
     replicas: np.ndarray | None = None
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What both sides measure: the study of ``report.toml`` and the valuation
+    context of ``economy.toml`` (both read from the base content), the seed, the groups and the monsters
+    (``sim.compare.metrics.make_plan``)."""
+
+    study: object
+    ctx: object
+    seed: int
+    groups: tuple
+    monsters: tuple
+
+
 def batch_size(trials: int) -> int:
     """Trials per batch (the total is cut to a multiple of ``BATCHES``)."""
     if trials < BATCHES:
@@ -157,6 +170,11 @@ class Group:
     def read(self, stage: int) -> list[Reading]:
         raise NotImplementedError
 
+    @classmethod
+    def names(cls, content, plan) -> list[str]:
+        """The names of the numbers ``read`` gives, without running anything."""
+        raise NotImplementedError
+
 
 def checked_chunks(work, first: int, count: int, size, check) -> dict:
     """``sim.run.chunks.run_chunks`` of ``work`` over trials ``first .. first + count - 1``
@@ -198,6 +216,10 @@ class Fights(Group):
         size = self.sizes[stage]
         return [proportion(name, p.at[size][:, 0], size) for name, p in self.parts.items()]
 
+    @classmethod
+    def names(cls, content, plan):
+        return [f"fight_survival.{m}.{t}" for m in plan.monsters for t in plan.study.tiers]
+
 
 def journey_tally(content, work, days, chunk, first, count, check):
     """Campaigns that reached the campaign's goal, and the sum of the days they did, among ``first ..``."""
@@ -235,6 +257,10 @@ class Journeys(Group):
                     batch_mean(f"journey_days.{tier}", "days", mean_day, per_batch, size * BATCHES)]
         return out
 
+    @classmethod
+    def names(cls, content, plan):
+        return [f"journey_{k}.{t}" for t in plan.study.tiers for k in ("finish", "days")]
+
 
 def skirmish_tally(work, chunk, first, count, check):
     """Skirmishes won among ``first .. first + count - 1`` (A-, M- rules)."""
@@ -265,6 +291,10 @@ class Skirmishes(Group):
     def read(self, stage):
         size = self.sizes[stage]
         return [proportion(f"skirmish_win.{name}", p.at[size][:, 0], size) for name, p in self.parts.items()]
+
+    @classmethod
+    def names(cls, content, plan):
+        return [f"skirmish_win.{s}" for s in SKIRMISH_STRATEGIES]
 
 
 def game_tally(work, chunk, first, count, check):
@@ -304,6 +334,9 @@ class Stalkeriada(Group):
                 + [proportion("stalkeriada_no_winner", tally[:, P], games),
                    batch_mean("stalkeriada_rounds", "rounds", float(rounds.mean()), rounds, games * BATCHES)])
 
+    @classmethod
+    def names(cls, content, plan):
+        from sim.run.stalkeriada import DEFAULT_PLAYERS
 
-GROUPS = {"fights": Fights, "journeys": Journeys, "skirmish": Skirmishes, "stalkeriada": Stalkeriada}
-"""The staged groups by ``zonesim compare`` group name (card values are ``sim.economy``'s)."""
+        return [f"stalkeriada_win.{p}" for p in DEFAULT_PLAYERS] + ["stalkeriada_no_winner", "stalkeriada_rounds"]
+

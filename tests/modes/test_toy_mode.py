@@ -1,0 +1,83 @@
+"""A mode is five files: the toy mode of ``tests/modes/toy/`` (content, kernel,
+reference, strategy and its ``Mode`` record) is registered and, with no edit
+anywhere else, its headline numbers appear in ``zonesim compare``, the
+explorer and the report. (It keeps the mode contract in ``test_mode_contract.py``.)"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sim.run.headline import LAST
+from sim.content import DEFAULT_DIR, load_content
+from sim.modes import MODES, register
+from tests.conftest import zonesim_json
+from tests.modes.toy import mode as toy
+
+TOY_FILES = {"toy.toml", "kernel.py", "reference.py", "strategy.py", "mode.py"}
+
+
+def no_newer():
+    """The check of a run nobody interrupts."""
+
+
+@pytest.fixture
+def toy_mode():
+    register(toy.TOY)
+    yield toy.TOY
+    MODES.pop(toy.TOY.name)
+
+
+def toy_content(tmp_path, goal):
+    """The default content with a toy.toml whose goal is ``goal``."""
+    folder = tmp_path / f"goal{goal}"
+    shutil.copytree(DEFAULT_DIR, folder)
+    text = (Path(toy.__file__).parent / "toy.toml").read_text(encoding="utf-8")
+    (folder / "toy.toml").write_text(text.replace("goal = 40", f"goal = {goal}"), encoding="utf-8")
+    return folder
+
+
+def test_the_toy_mode_is_five_files():
+    assert {p.name for p in Path(toy.__file__).parent.iterdir() if p.is_file()} == TOY_FILES
+
+
+def test_compare_measures_the_toy_and_finds_an_easier_goal(toy_mode, tmp_path):
+    """Goal 40 -> 36 points: banking at 8 wins more often, clear of the noise; banking at 20 (pots of
+    20..25) needs two pots either way, so on the same dice nothing moves: exactly 0 with [0, 0]."""
+    out = zonesim_json("compare", str(toy_content(tmp_path, 40)), str(toy_content(tmp_path, 36)), "--quick", "--only",
+                       "toy")
+    rows = {m["name"]: m for m in out["metrics"]}
+    assert set(rows) == {"toy_win.careful", "toy_win.bold"}
+    careful, bold = rows["toy_win.careful"], rows["toy_win.bold"]
+    assert careful["diff"] > 0 and careful["diff_ci95"][0] > 0 and careful["significant"], careful
+    assert bold["diff"] == 0 and bold["diff_ci95"] == [0, 0] and not bold["significant"], bold
+    assert out["content_diff"] == [{"file": "toy.toml", "key": "game.goal", "base": 40, "new": 36}]
+
+
+def test_the_explorer_measures_the_toy_stage_by_stage(toy_mode):
+    from sim.explore.measure import Measurer, group_names
+    from sim.explore.page import group_titles
+
+    assert group_names()[-2:] == ("toy", "values") and group_titles()["toy"] == "Toy: P(win) by strategy"
+    measurer = Measurer(DEFAULT_DIR, quick=True)
+    group = measurer.group(measurer.base, "toy", no_newer)
+    trials = []
+    for stage in range(LAST + 1):
+        group.advance(stage, no_newer)
+        trials.append(group.trials(stage))
+    assert trials == sorted(trials) and trials[-1] == 4000  # toy.toml's quick count per strategy
+    careful, bold = (r.measured.value for r in group.read(LAST))
+    assert careful < bold  # goal 40 in 5 turns asks 8 points a turn: banking at 8 rarely gets there
+
+
+def test_the_report_has_a_section_of_the_toys_numbers(toy_mode, tmp_path):
+    from sim.report.study import load_study, steps, write_report
+
+    label, step = steps()[-1]
+    assert label == "toy"
+    content = load_content(DEFAULT_DIR)
+    section = step(content, load_study(content, quick=True), tmp_path)
+    write_report(tmp_path, [section], {"title": "t", "intro": "i"})
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "## Toy: P(win) by strategy" in text and "toy_win.careful" in text and "toy_win.bold" in text
+    assert (tmp_path / "toy_headline.parquet").is_file()
