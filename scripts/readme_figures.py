@@ -98,7 +98,20 @@ def render_fight_ceiling(r):
         ("share of the RNG limit", f"{f['kernel'] / f['rng_limit']:.0%}", f"{f['bare_duel'] / f['rng_limit']:.0%}",
          f"{goals['share_of_rng_limit']:.0%}"),
     ])
-    return speeds + "\n\n" + goals_table
+    return (f"One run of `python bench/fight.py`, {f['measured']}, 2 threads.\n\n" + speeds + "\n\n"
+            + goals_table)
+
+
+def render_fight_ladder(r):
+    """docs/dev/benchmarks.md: the rungs from the bare duel up to the fight kernel, each against the one below."""
+    f = r["fight_ladder"]
+    rungs = f["rungs"]
+    bare = rungs[0]["fights_per_s"]
+    rows = [(k + 1, x["rung"], f"{x['fights_per_s']:,}", f"{x['fights_per_s'] / bare:.0%}",
+             "" if k == 0 else f"{x['fights_per_s'] / rungs[k - 1]['fights_per_s'] - 1:+.0%}")
+            for k, x in enumerate(rungs)]
+    return (f"`python {f['bench']}`, {f['measured']}: {f['scenario']}.\n\n"
+            + table(("", "rung", "fights/s", "of the bare duel", "on the rung below"), rows))
 
 
 def render_first_run(r):
@@ -174,6 +187,7 @@ RENDER = {
     "speed": render_speed,
     "kernels": render_kernels,
     "fight-ceiling": render_fight_ceiling,
+    "fight-ladder": render_fight_ladder,
     "first-run": render_first_run,
     "compile": render_compile,
     "commands": render_commands,

@@ -58,6 +58,9 @@ Avoidance = Annotated[str, typer.Option(metavar="ID,ID", help="Event-avoidance i
                                                               "torsion_scanner); the best one is active (Z-30).")]
 OneShot = Annotated[str, typer.Option(metavar="ID,ID", help="One-shot movement cards (helicopter_call, space_gate), "
                                                             "used to reach a base (Z-27, Z-28).")]
+Kit = Annotated[Optional[str], typer.Option(metavar="[CHARACTER:]ITEM,ITEM*N", help="The whole loadout in one "
+                                            "line, each card placed by its family, e.g. doktor:ak47,rebored,vest,"
+                                            "stimulator*2,nvg (instead of the card options above).")]
 Monsters = Annotated[List[str], typer.Option("--monster", "-m", metavar="ID", help="Monster id; repeat for a group "
                                                                                    "(fights and skirmishes).")]
 
@@ -107,9 +110,9 @@ def counts(option: str, values: List[str]) -> dict:
 
 
 def loadout_args(*, character, weapon, mods, head, body, stims, medkits, explosives, escape_item, reputation,
-                 movement="", avoidance="", one_shot="") -> dict:
+                 movement="", avoidance="", one_shot="", kit=None) -> dict:
     """The loadout options as ``sim.api`` takes them (``Loadout.from_options``)."""
-    return dict(character=character, weapon=weapon, mods=ids(mods), head=head, body=body,
+    return dict(kit=kit, character=character, weapon=weapon, mods=ids(mods), head=head, body=body,
                 stims=counts("--stims", stims), medkits=counts("--medkits", medkits),
                 explosives=counts("--explosives", explosives), escape_item=escape_item, reputation=reputation,
                 movement=ids(movement), avoidance=ids(avoidance), one_shot=ids(one_shot))

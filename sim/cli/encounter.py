@@ -6,7 +6,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
+from sim.cli.common import (Kit, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
                             Reputation, Resume, Seed, Stims, Threads, Weapon, announce_compile, app, built_in,
                             loadout_args, outcome_row, outcome_table, progress, show)
 
@@ -25,6 +25,7 @@ def encounter(
     explosives: Explosives = [],
     escape_item: EscapeItem = None,
     reputation: Reputation = None,
+    kit: Kit = None,
     hp: Annotated[Optional[int], typer.Option(help="HP at the start of the fight (default: full).")] = None,
     strategy: Annotated[str, typer.Option(metavar="NAME",
                                           help=f"{built_in('fight')}, or FILE.py:NAME.")] = "fighter",
@@ -59,7 +60,8 @@ def encounter(
           --strategy runner --exact
     """
     kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
-                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation)
+                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
+                       kit=kit)
     label = "fights" if target_ci is None else f"fights (until CI < {target_ci})"
     with progress(label) as update:
         fight = api.encounter(monster, hp=hp, strategy=strategy, trials=trials, seed=seed, exact=exact,

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Avoidance, Body, Character, Chunk, ContentDir, EscapeItem, Explosives, Head, Json,
+from sim.cli.common import (Kit, Avoidance, Body, Character, Chunk, ContentDir, EscapeItem, Explosives, Head, Json,
                             Medkits, Mods, Movement, OneShot, Reputation, Resume, Scheduler, Seed, Stims, Threads,
                             Weapon, Workers, announce_compile, app, built_in, loadout_args, outcome_row,
                             outcome_table, progress, show)
@@ -30,6 +30,7 @@ def journey(
     movement: Movement = "",
     avoidance: Avoidance = "",
     one_shot: OneShot = "",
+    kit: Kit = None,
     days: Annotated[int, typer.Option(help="Days in the campaign (one turn = one day).")] = 30,
     trials: Annotated[int, typer.Option(help="Campaigns to simulate.")] = 200_000,
     seed: Seed = 1,
@@ -64,7 +65,7 @@ def journey(
     """
     kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
                        medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
-                       movement=movement, avoidance=avoidance, one_shot=one_shot)
+                       movement=movement, avoidance=avoidance, one_shot=one_shot, kit=kit)
     with progress("journeys") as update:
         campaigns = api.journey(strategy=strategy, days=days, trials=trials, seed=seed, chunk=chunk, threads=threads,
                                 scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,

@@ -6,7 +6,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
+from sim.cli.common import (Kit, Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
                             Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon, Workers,
                             app, loadout_args, progress, seed_option, show, wide_console)
 from sim.cli.economy import OPPONENTS, Days, Opponents, tier_line
@@ -30,6 +30,7 @@ def tune(
     movement: Movement = "",
     avoidance: Avoidance = "",
     one_shot: OneShot = "",
+    kit: Kit = None,
     objective: Annotated[str, typer.Option(help="equal-value: every card at the price its value in G earns; "
                                                 "target-finish=P (--mode stalkeriada): the exit visa's or the "
                                                 "loot's prices (--move) at which a share P of games has a "
@@ -93,7 +94,7 @@ def tune(
     """
     kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
                        medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
-                       movement=movement, avoidance=avoidance, one_shot=one_shot)
+                       movement=movement, avoidance=avoidance, one_shot=one_shot, kit=kit)
     scenario = dict(monsters=monster, mode=mode, strategies=strategy, opponents=name_list(opponents), seed=seed,
                     out=out, content=content, **kit)
     if objective.startswith("target-finish"):

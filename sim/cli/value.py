@@ -6,7 +6,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
+from sim.cli.common import (Kit, Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
                             Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon,
                             Workers, app, built_in, loadout_args, progress, seed_option, show)
 from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_objectives, print_shapley, print_values
@@ -35,6 +35,7 @@ def value(
     movement: Movement = "",
     avoidance: Avoidance = "",
     one_shot: OneShot = "",
+    kit: Kit = None,
     mode: Mode = None,
     strategy: Annotated[List[str], typer.Option(metavar="NAME", help="The strategy family (repeat); each tier plays "
                                                 "the strongest of them. Fights: "
@@ -121,7 +122,7 @@ def value(
     """
     kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
                        medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
-                       movement=movement, avoidance=avoidance, one_shot=one_shot)
+                       movement=movement, avoidance=avoidance, one_shot=one_shot, kit=kit)
     with progress("valuing cards") as update:
         result = api.value(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
                            days=days, opponents=name_list(opponents), trials=trials, selection=selection,

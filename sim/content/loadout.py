@@ -53,9 +53,22 @@ class Loadout:
     @classmethod
     def from_options(cls, content: Content, *, character="novice", weapon=None, mods=(), head=None, body=None,
                      stims=None, medkits=None, explosives=None, escape_item=None, reputation=None, hp=None,
-                     movement=(), avoidance=(), one_shot=(), location=()) -> "Loadout":
+                     movement=(), avoidance=(), one_shot=(), location=(), kit=None) -> "Loadout":
         """The checked loadout the loadout options give (counts as ``{"stimulator": 2}``):
-        ``stims`` are in-combat healing items, ``medkits`` the others (Z-31)."""
+        ``stims`` are in-combat healing items, ``medkits`` the others (Z-31). A ``kit``
+        (``from_kit``'s ``[CHARACTER:]ITEM,ITEM*N``) gives every card at once, with
+        ``reputation`` and ``hp``; ``character`` stands for a kit that names none."""
+        if kit is not None:
+            given = [name for name, value in (("--weapon", weapon), ("--mods", mods), ("--head", head),
+                                              ("--body", body), ("--stims", stims), ("--medkits", medkits),
+                                              ("--explosives", explosives), ("--escape-item", escape_item),
+                                              ("--movement", movement), ("--avoidance", avoidance),
+                                              ("--one-shot", one_shot)) if value]
+            if given:
+                raise LoadoutError(f"--kit: give every card there, not also {given[0]}; e.g. --kit "
+                                   f"\"{character}:ak47,vest,stimulator*2\"")
+            spec = kit if ":" in kit else f"{character}:{kit}"
+            return replace(cls.from_kit(content, spec), reputation=reputation, hp=hp).validate(content)
         stims, medkits = dict(stims or {}), dict(medkits or {})
         _check_healing_kind(content, "--stims", stims, in_combat=True)
         _check_healing_kind(content, "--medkits", medkits, in_combat=False)
@@ -63,6 +76,35 @@ class Loadout:
                    healing=(*stims.items(), *medkits.items()), explosives=tuple(dict(explosives or {}).items()),
                    escape_item=escape_item, reputation=reputation, hp=hp, movement=tuple(movement),
                    avoidance=tuple(avoidance), one_shot=tuple(one_shot), location=tuple(location)).validate(content)
+
+    @classmethod
+    def from_kit(cls, content: Content, spec: str, option: str = "--kit") -> "Loadout":
+        """The checked loadout of ``[CHARACTER:]ITEM,ITEM*N,...``: each card goes where its
+        family puts it (``with_card``), whatever its family, so a new kind of card needs
+        no option of its own. Two cards for one slot (two firearms, Z-20; two body
+        armours, Z-24) or a card the rules forbid are refused in one line."""
+        character, _, items = spec.rpartition(":")
+        loadout = cls(character=character.strip() or "novice").validate(content)
+        for token in filter(None, (t.strip() for t in items.split(","))):
+            item_id, _, count = token.partition("*")
+            item_id = item_id.strip()
+            if not count.strip().isdigit() and count:
+                raise LoadoutError(f"{option}: '{token}': the count after * must be a whole number, e.g. "
+                                   f"{item_id}*2")
+            if item_id not in content.items:
+                raise LoadoutError(f"{option}: unknown item '{item_id}'; use ids from items.toml")
+            for _ in range(int(count) if count else 1):
+                before = loadout.cards()
+                added = loadout.with_card(content, item_id)
+                if added is None:
+                    raise LoadoutError(f"{option}: '{item_id}' cannot join {loadout.describe()} under the rules "
+                                       "(a deck of one card, the explosives cap, or a card this stalker cannot use)")
+                lost = [i for i in before if i not in added.cards()]
+                if lost:
+                    raise LoadoutError(f"{option}: '{item_id}' and '{lost[0]}' take the same slot; one is active "
+                                       "(Z-20, Z-24); keep one")
+                loadout = added
+        return loadout
 
     def cards(self):
         """Every card carried, as ``{item_id: count}``."""

@@ -402,41 +402,52 @@ def _melee_rounds(view, params, asks, rng, target, weapon, heal, rescue, used):
 
 
 @njit(inline="always", cache=True)
+def _write_back(view, r, h, hp, monster_hp):
+    """Put a duel's round, HP and the monster's hp, held in locals, into the view."""
+    view[ROUND] = r
+    view[HP] = hp
+    view[h] = monster_hp
+
+
+@njit(inline="always", cache=True)
 def _duel_rounds(view, params, asks, rng, target, weapon, heal, rescue, used):
     """``_melee_rounds`` against one monster: the same rules and dice, with the
-    hot state (HP, the monster's hp, the damage terms) held in locals and
-    written back to the view as it changes, so every decision still reads a
-    current view. Rounds with a firearm attack and nothing to decide skip
-    ``_stalker_attack``."""
+    hot state (the round, HP, the monster's hp, the damage terms) held in locals
+    and written back to the view before anything reads it (a decision, the
+    death check) and at the end, so every decision still reads a current view.
+    Rounds with a firearm attack and nothing to decide skip ``_stalker_attack``."""
     h, o = mon_hp(view, 0), mon_slot(view, 0)
     hp, monster_hp = view[HP], view[h]
     firearm_dice = view[FIREARM_DICE]
     firearm_bonus = view[FIREARM_BONUS] - view[o + M_DEFENCE]
     monster_dice, monster_bonus = view[o + M_DICE], view[o + M_BONUS] - view[DEFENCE]
-    for r in range(1, view[MAX_ROUNDS] + 1):  # Z-38
-        view[ROUND] = r
+    max_rounds = view[MAX_ROUNDS]
+    for r in range(1, max_rounds + 1):  # Z-38
         if asks & ASK_HEAL_IN_COMBAT:
+            _write_back(view, r, h, hp, monster_hp)
             _heal_phase(view, params, heal, used)
             hp = view[HP]
         if view[EXPL_LEFT] > 0:  # a weapon to choose (Z-18)
+            _write_back(view, r, h, hp, monster_hp)
             _attack_by_choice(view, params, rng, target, weapon, used)
             monster_hp = view[h]
         elif firearm_dice > 0:
             damage = roll(rng, STALKER, firearm_dice, 6) + firearm_bonus
             if damage > 0:
                 monster_hp -= damage
-                view[h] = monster_hp
         if monster_hp <= 0:
+            _write_back(view, r, h, hp, monster_hp)
             view[N_ALIVE] = 0
             return WIN
         damage = roll(rng, MONSTER, monster_dice, 6) + monster_bonus
         if damage > 0:  # Z-23
             hp -= damage
-            view[HP] = hp
             if hp <= 0:
+                _write_back(view, r, h, hp, monster_hp)
                 if _death_check(view, params, rescue, used):
                     return DEATH
                 hp = view[HP]
+    _write_back(view, max_rounds, h, hp, monster_hp)
     return DRAW
 
 

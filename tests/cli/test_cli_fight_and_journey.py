@@ -361,6 +361,11 @@ BAD_INPUT = {
     "--target-ci 2": (["encounter", "--monster", "boar", "--target-ci", "2"], None, "--target-ci"),
     "--hp above max": ([*BOAR, "--hp", "99"], None, "--hp"),
     "head armour on the body": ([*BOAR, "--body", "helmet"], None, "--head helmet"),
+    "two firearms in --kit": ([*BOAR, "--kit", "ak47,berdanka"], None, "same slot"),
+    "--kit and --weapon": ([*BOAR, "--kit", "ak47", "--weapon", "ak47"], None, "not also --weapon"),
+    "unknown card in --kit": ([*BOAR, "--kit", "ak74"], None, "ak74"),
+    "bad count in --kit": ([*BOAR, "--kit", "stimulator*x"], None, "whole number"),
+    "5 stimulators in --kit": ([*BOAR, "--kit", "stimulator*5"], None, "stimulator"),
     "validate a missing folder": (["validate", "no_such_folder"], None, "no_such_folder"),
     "unknown command": (["fight"], None, "fight"),
 }
