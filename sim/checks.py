@@ -1,7 +1,8 @@
 """A content folder checked whole before any kernel compiles: every file through
-its loader (maps, journey, skirmish and its arena, Stalkeriada, economy and
-report), so bad content is refused in seconds, whatever the run needs of it.
-It knows every loader, so it sits above them all, below the commands."""
+its loader (maps, every mode's files through its ``Mode.loader``, the skirmish's
+arena, economy and report), so bad content is refused in seconds, whatever the
+run needs of it. It knows every loader, so it sits above them all, below the
+commands."""
 
 from pathlib import Path
 
@@ -22,13 +23,12 @@ def checked_content(directory=None):
 
 
 def check_whole(game):
-    """Every file of ``game``'s folder through its loader: maps, journey, skirmish
-    (and its arena), Stalkeriada, economy and report."""
-    from sim.content.journey import JOURNEY_FILE, load_journey
+    """Every file of ``game``'s folder through its loader: maps, each mode's own files
+    through its ``Mode.loader`` (``sim.modes``; the skirmish's arena too), economy and report."""
     from sim.content.maps import load_map, load_terrain
     from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
-    from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
     from sim.economy.context import ECONOMY_FILE, load_context
+    from sim.modes import BASE_FILES, MODES
     from sim.report.study import REPORT_FILE, load_study
 
     folder = Path(game.directory)
@@ -36,8 +36,11 @@ def check_whole(game):
         terrain = load_terrain(folder)
         for path in sorted((folder / "maps").glob("*.toml")):
             load_map(path, terrain)
-    checks = {JOURNEY_FILE: load_journey, STALKERIADA_FILE: load_stalkeriada,
-              SKIRMISH_FILE: lambda g: load_arena(load_skirmish(g)), ECONOMY_FILE: load_context,
+    for mode in MODES.values():
+        own = [name for name in mode.content_files if name not in BASE_FILES and "*" not in name]
+        if mode.loader and any((folder / name).is_file() for name in own):
+            mode.load(game)
+    checks = {SKIRMISH_FILE: lambda g: load_arena(load_skirmish(g)), ECONOMY_FILE: load_context,
               REPORT_FILE: lambda g: load_study(g, quick=False)}
     for name, check in checks.items():
         if (folder / name).is_file():

@@ -65,15 +65,11 @@ def explore(
       zonesim explore --content my_content --no-browser --port 8800
       zonesim explore --draft results/balance/proposal-1
     """
-    from sim.explore import Explorer
-    from sim.options import set_threads
+    from sim.api.study import explorer as open_explorer
 
     started = time.perf_counter()
-    set_threads(threads)
     port = _port(host, port)
-    explorer = Explorer(content, threads=threads)
-    if draft is not None:
-        explorer.open_draft(draft)
+    explorer = open_explorer(content, draft=draft, threads=threads)
     try:
         from sim.explore.page import serve
     except ImportError:

@@ -81,3 +81,13 @@ def test_the_report_has_a_section_of_the_toys_numbers(toy_mode, tmp_path):
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "## Toy: P(win) by strategy" in text and "toy_win.careful" in text and "toy_win.bold" in text
     assert (tmp_path / "toy_headline.parquet").is_file()
+
+
+def test_validate_checks_the_toys_file_through_its_loader(toy_mode, tmp_path):
+    from tests.conftest import zonesim
+
+    folder = toy_content(tmp_path, 40)
+    text = (folder / "toy.toml").read_text(encoding="utf-8")
+    (folder / "toy.toml").write_text(text.replace("bust_face = 1", "bust_face = 7"), encoding="utf-8")
+    proc = zonesim("validate", str(folder))
+    assert proc.returncode == 2 and "toy.toml: game.bust_face: 7 is not a face of a 6-sided die" in proc.stderr
