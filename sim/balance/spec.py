@@ -39,14 +39,19 @@ from sim.content.edit import copy_content_with, set_value
 from sim.content.load import ContentError
 from sim.errors import ZonesimError
 
-GROUP_OF = {"fight_survival": "fights", "journey_finish": "journeys", "journey_days": "journeys",
-            "skirmish_win": "skirmish", "stalkeriada_win": "stalkeriada", "stalkeriada_no_winner": "stalkeriada",
-            "stalkeriada_rounds": "stalkeriada", "item_value_g": "economy"}
+def group_of() -> dict:
+    """``{metric prefix: its zonesim compare group}``: each mode's headline group (``sim.modes``;
+    a mode registered later joins), and the economy's item values."""
+    from sim.compare.metrics import ECONOMY
+    from sim.modes import headline_groups
+
+    return {**{prefix: g.name for g in headline_groups() for prefix in g.prefixes}, "item_value_g": ECONOMY}
 
 
 def groups_of(targets) -> tuple:
     """The `zonesim compare` groups (``sim.compare.metrics.group_names``) ``targets`` read."""
-    return tuple(dict.fromkeys(GROUP_OF[t.metric.split(".")[0]] for t in targets))
+    groups = group_of()
+    return tuple(dict.fromkeys(groups[t.metric.split(".")[0]] for t in targets))
 
 
 class BalanceError(ZonesimError):
@@ -143,9 +148,10 @@ def _pair(path, where, value, what) -> tuple:
 def _target(path, n, entry) -> Target:
     where = f"[[target]] {n + 1}"
     metric = entry.get("metric")
-    if not isinstance(metric, str) or metric.split(".")[0] not in GROUP_OF:
+    prefixes = group_of()
+    if not isinstance(metric, str) or metric.split(".")[0] not in prefixes:
         raise BalanceError(f"{path}: {where}: unknown metric {metric!r}; a metric starts with one of: "
-                           f"{', '.join(GROUP_OF)}")
+                           f"{', '.join(prefixes)}")
     low, high = _pair(path, where, entry.get("band"), "band")
     weight = _number(path, where, entry.get("weight", 1.0), "weight")
     if weight <= 0:

@@ -150,6 +150,8 @@ class Group:
 
     name = ""
     title = ""
+    prefixes = ()
+    """The first dotted part of every number's name (``fight_survival`` of ``fight_survival.boar.basic``)."""
     per_trial = 1  # kernel trials per counted trial (Stalkeriada: seat rotations)
 
     def __init__(self, parts: dict, n: int):
@@ -201,6 +203,7 @@ class Fights(Group):
     """P(survive) of every tier against every monster alone ."""
 
     name, title = "fights", "Fights: P(survive) by monster and tier"
+    prefixes = ("fight_survival",)
 
     def __init__(self, content, plan, fine=False):
         import strategies
@@ -235,6 +238,7 @@ class Journeys(Group):
     reached ."""
 
     name, title = "journeys", "Journeys: goal rate and days by tier (cautious)"
+    prefixes = ("journey_finish", "journey_days")
 
     def __init__(self, content, plan, fine=False):
         import strategies
@@ -273,6 +277,7 @@ class Skirmishes(Group):
     """P(win) of the value tier against the skirmish monsters, per strategy ."""
 
     name, title = "skirmish", "Skirmishes: P(win) by strategy"
+    prefixes = ("skirmish_win",)
 
     def __init__(self, content, plan, fine=False):
         import strategies
@@ -313,6 +318,7 @@ class Stalkeriada(Group):
     no-winner share and the mean length in rounds ."""
 
     name, title = "stalkeriada", "Stalkeriada: win rates at the full table"
+    prefixes = ("stalkeriada_win", "stalkeriada_no_winner", "stalkeriada_rounds")
 
     def __init__(self, content, plan, fine=False):
         import strategies

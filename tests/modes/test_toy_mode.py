@@ -1,7 +1,8 @@
 """A mode is five files: the toy mode of ``tests/modes/toy/`` (content, kernel,
 reference, strategy and its ``Mode`` record) is registered and, with no edit
 anywhere else, its headline numbers appear in ``zonesim compare``, the
-explorer and the report. (It keeps the mode contract in ``test_mode_contract.py``.)"""
+explorer, the report and ``zonesim balance``, and ``zonesim validate`` checks
+its file. (It keeps the mode contract in ``test_mode_contract.py``.)"""
 
 import shutil
 from pathlib import Path
@@ -91,3 +92,17 @@ def test_validate_checks_the_toys_file_through_its_loader(toy_mode, tmp_path):
     (folder / "toy.toml").write_text(text.replace("bust_face = 1", "bust_face = 7"), encoding="utf-8")
     proc = zonesim("validate", str(folder))
     assert proc.returncode == 2 and "toy.toml: game.bust_face: 7 is not a face of a 6-sided die" in proc.stderr
+
+
+def test_balance_tunes_the_toys_goal_into_a_band(toy_mode, tmp_path):
+    """A target on the toy's headline number and a knob on its goal: the proposals bring banking
+    at 8 points from 23% to a win in at least half the games, by lowering the goal."""
+    folder = toy_content(tmp_path, 40)
+    spec = tmp_path / "balance.toml"
+    spec.write_text('[search]\nbudget = 12\nseed = 1\n\n[[target]]\nmetric = "toy_win.careful"\nband = [0.5, 0.9]\n\n'
+                    '[[knob]]\nfile = "toy.toml"\nkey = "game.goal"\nbounds = [16, 40]\nstep = 2\n', encoding="utf-8")
+    out = zonesim_json("balance", str(spec), "--content", str(folder), "--quick")
+    best = out["proposals"][0]
+    goal_from, goal_to = best["changes"]["toy.toml:game.goal"]
+    assert out["baseline"]["met"] == 0 and goal_from == 40 and goal_to < 40 and best["met"] == 1, best
+    assert best["targets"]["toy_win.careful"]["diff_ci95"][0] > 0

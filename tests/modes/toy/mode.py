@@ -76,6 +76,7 @@ class ToyGames(Group):
     """P(win) of each built-in strategy."""
 
     name, title = "toy", "Toy: P(win) by strategy"
+    prefixes = ("toy_win",)
 
     def __init__(self, content, plan, fine=False):
         import strategies
