@@ -25,7 +25,6 @@ from sim.analysis.stats import t975, wilson
 from sim.errors import ZonesimError
 
 BATCHES = 20
-SKIRMISH_STRATEGIES = ("hold", "kite", "rush")
 FRACTIONS = (0.01, 0.05, 0.25, 1.0)
 """The share of the full count each stage has run."""
 LAST = len(FRACTIONS) - 1
@@ -200,7 +199,7 @@ def fight_tally(template, strategy, seed, chunk, first, count, check):
 
 
 class Fights(Group):
-    """P(survive) of every tier against every monster alone ."""
+    """P(survive) of every tier against every monster alone."""
 
     name, title = "fights", "Fights: P(survive) by monster and tier"
     prefixes = ("fight_survival",)
@@ -235,7 +234,7 @@ def journey_tally(content, work, days, chunk, first, count, check):
 
 class Journeys(Group):
     """Per tier, cautious: the chance to reach the campaign's goal and the mean day it is
-    reached ."""
+    reached."""
 
     name, title = "journeys", "Journeys: goal rate and days by tier (cautious)"
     prefixes = ("journey_finish", "journey_days")
@@ -274,7 +273,7 @@ def skirmish_tally(work, chunk, first, count, check):
 
 
 class Skirmishes(Group):
-    """P(win) of the value tier against the skirmish monsters, per strategy ."""
+    """P(win) of the value tier against the skirmish monsters, per built-in strategy."""
 
     name, title = "skirmish", "Skirmishes: P(win) by strategy"
     prefixes = ("skirmish_win",)
@@ -291,7 +290,7 @@ class Skirmishes(Group):
         super().__init__({name: Part(partial(skirmish_tally, SkirmishWork(
             skirmish_template(make_setup(content, sk, [kit], monsters, arena, name)),
             strategies.get(name, mode="skirmish"), plan.seed), SKIRMISH_CHUNK if fine else None), n)
-            for name in SKIRMISH_STRATEGIES}, n)
+            for name in strategies.names("skirmish")}, n)
 
     def read(self, stage):
         size = self.sizes[stage]
@@ -299,7 +298,9 @@ class Skirmishes(Group):
 
     @classmethod
     def names(cls, content, plan):
-        return [f"skirmish_win.{s}" for s in SKIRMISH_STRATEGIES]
+        import strategies
+
+        return [f"skirmish_win.{s}" for s in strategies.names("skirmish")]
 
 
 def game_tally(work, chunk, first, count, check):
@@ -315,7 +316,7 @@ def game_tally(work, chunk, first, count, check):
 
 class Stalkeriada(Group):
     """The full table of the shipped strategies, every seat order: win rates, the
-    no-winner share and the mean length in rounds ."""
+    no-winner share and the mean length in rounds."""
 
     name, title = "stalkeriada", "Stalkeriada: win rates at the full table"
     prefixes = ("stalkeriada_win", "stalkeriada_no_winner", "stalkeriada_rounds")
