@@ -11,7 +11,9 @@ options of its command, if it has one.
 
 Code is named as ``"module:attribute"`` and imported on use, so reading the
 table (names, speeds, options, built-in strategy names) compiles no kernel.
-A mode defined elsewhere (a plug-in, a test's toy game) joins with ``register``.
+A mode defined elsewhere (a test's toy game) joins with ``register``; an installed
+package declares its modes as entry points of the group ``zonesim.modes`` (each a
+``Mode``), registered when this module is first imported.
 """
 
 from dataclasses import dataclass
@@ -211,3 +213,28 @@ def headline_groups() -> list:
     """The ``sim.run.headline.Group`` class of every mode with headline numbers of its own, in
     registry order (each imported on use; a mode registered later joins)."""
     return [resolve(mode.headline) for mode in MODES.values() if mode.headline]
+
+
+PLUGIN_GROUP = "zonesim.modes"
+
+
+def register_plugins() -> list:
+    """Register the modes installed packages declare (entry points of ``PLUGIN_GROUP``, each a
+    ``Mode``); returns their names. A plug-in that fails to load is reported in one line."""
+    from importlib.metadata import entry_points
+
+    from sim.errors import ZonesimError
+
+    names = []
+    for entry in entry_points(group=PLUGIN_GROUP):
+        try:
+            mode = entry.load()
+        except Exception as exc:  # a plug-in may fail in any way: name it in one line
+            raise ZonesimError(f"mode plug-in '{entry.name}' ({entry.value}): {type(exc).__name__}: {exc}") from exc
+        if not isinstance(mode, Mode):
+            raise ZonesimError(f"mode plug-in '{entry.name}' ({entry.value}) is not a sim.modes.Mode")
+        names.append(register(mode).name)
+    return names
+
+
+register_plugins()

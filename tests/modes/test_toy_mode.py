@@ -4,6 +4,8 @@ anywhere else, its headline numbers appear in ``zonesim compare``, the
 explorer, the report and ``zonesim balance``, and ``zonesim validate`` checks
 its file. (It keeps the mode contract in ``test_mode_contract.py``.)"""
 
+import json
+import os
 import shutil
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 from sim.run.headline import LAST
 from sim.content import DEFAULT_DIR, load_content
 from sim.modes import MODES, register
-from tests.conftest import zonesim_json
+from tests.conftest import zonesim, zonesim_json
 from tests.modes.toy import mode as toy
 
 TOY_FILES = {"toy.toml", "kernel.py", "reference.py", "strategy.py", "mode.py"}
@@ -85,8 +87,6 @@ def test_the_report_has_a_section_of_the_toys_numbers(toy_mode, tmp_path):
 
 
 def test_validate_checks_the_toys_file_through_its_loader(toy_mode, tmp_path):
-    from tests.conftest import zonesim
-
     folder = toy_content(tmp_path, 40)
     text = (folder / "toy.toml").read_text(encoding="utf-8")
     (folder / "toy.toml").write_text(text.replace("bust_face = 1", "bust_face = 7"), encoding="utf-8")
@@ -106,3 +106,19 @@ def test_balance_tunes_the_toys_goal_into_a_band(toy_mode, tmp_path):
     goal_from, goal_to = best["changes"]["toy.toml:game.goal"]
     assert out["baseline"]["met"] == 0 and goal_from == 40 and goal_to < 40 and best["met"] == 1, best
     assert best["targets"]["toy_win.careful"]["diff_ci95"][0] > 0
+
+
+def test_an_installed_package_registers_the_toy_for_every_process(tmp_path):
+    """An entry point of the group ``zonesim.modes`` (here a bare ``.dist-info`` on the path)
+    registers the toy when ``sim.modes`` is imported: a new ``zonesim`` process compares it."""
+    site = tmp_path / "site"
+    info = site / "zonesim_toy-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: zonesim-toy\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[zonesim.modes]\ntoy = tests.modes.toy.mode:TOY\n", encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(root)])}
+    base, new = toy_content(tmp_path, 40), toy_content(tmp_path, 36)
+    proc = zonesim("compare", base, new, "--quick", "--only", "toy", "--json", cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert {m["name"] for m in json.loads(proc.stdout)["metrics"]} == {"toy_win.careful", "toy_win.bold"}
