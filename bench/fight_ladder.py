@@ -130,40 +130,36 @@ def rungs(template):
                 wins[b] += duel_on_array(rng, terms)
         return wins.sum()
 
-    @njit(parallel=True)
-    def view_reset_and_read(n, template):
-        n_blocks = (n + K.BLOCK - 1) // K.BLOCK
-        wins = np.zeros(n_blocks, np.int64)
-        seed_mixed = mix(np.uint64(SEED))
-        for b in prange(n_blocks):
-            view, rng = template.copy(), np.zeros(K.RNG_SIZE, np.uint64)
-            first, last = b * K.BLOCK, min(n, (b + 1) * K.BLOCK)
-            keys = K._trial_keys(seed_mixed, first)
-            for trial in range(first, last):
-                K._reset(view, template)
-                K._start_trial(rng, keys)
-                keys = K._trial_keys(seed_mixed, trial + 1)
-                won = duel_on_array(rng, duel_terms(view))
-                view[K.HP] = won  # the view is written each trial, as a fight writes it
-                wins[b] += won
-        return wins.sum()
+    def view_rung(play):
+        """A rung that resets the view from its template each trial and counts the trials
+        ``play(view, rng, used)`` wins."""
+        @njit(parallel=True)
+        def run(n, template):
+            n_blocks = (n + K.BLOCK - 1) // K.BLOCK
+            wins = np.zeros(n_blocks, np.int64)
+            used = np.zeros((n_blocks, 1), np.int64)
+            seed_mixed = mix(np.uint64(SEED))
+            for b in prange(n_blocks):
+                view, rng = template.copy(), np.zeros(K.RNG_SIZE, np.uint64)
+                first, last = b * K.BLOCK, min(n, (b + 1) * K.BLOCK)
+                keys = K._trial_keys(seed_mixed, first)
+                for trial in range(first, last):
+                    K._reset(view, template)
+                    K._start_trial(rng, keys)
+                    keys = K._trial_keys(seed_mixed, trial + 1)
+                    wins[b] += play(view, rng, used[b])
+            return wins.sum()
+        return run
 
-    @njit(parallel=True)
-    def on_the_view(n, template):
-        n_blocks = (n + K.BLOCK - 1) // K.BLOCK
-        wins = np.zeros(n_blocks, np.int64)
-        used = np.zeros((n_blocks, 1), np.int64)
-        seed_mixed = mix(np.uint64(SEED))
-        for b in prange(n_blocks):
-            view, rng = template.copy(), np.zeros(K.RNG_SIZE, np.uint64)
-            first, last = b * K.BLOCK, min(n, (b + 1) * K.BLOCK)
-            keys = K._trial_keys(seed_mixed, first)
-            for trial in range(first, last):
-                K._reset(view, template)
-                K._start_trial(rng, keys)
-                keys = K._trial_keys(seed_mixed, trial + 1)
-                wins[b] += duel_on_view(view, rng, used[b]) == K.WIN
-        return wins.sum()
+    @njit(inline="always")
+    def read_the_view(view, rng, used):
+        won = duel_on_array(rng, duel_terms(view))
+        view[K.HP] = won  # the view is written each trial, as a fight writes it
+        return won
+
+    @njit(inline="always")
+    def fight_on_the_view(view, rng, used):
+        return duel_on_view(view, rng, used) == K.WIN
 
     @njit(parallel=True)
     def with_tallies(n, template):
@@ -187,9 +183,8 @@ def rungs(template):
                 h_b[b, max(0, view[K.HP])] += 1
         return c_b.sum(axis=0)[K.WIN]
 
-    return {"streams in the rng array": streams_in_array, "the view reset and read": view_reset_and_read,
-            "on the view": on_the_view,
-            "with the outcome tallies": with_tallies}
+    return {"streams in the rng array": streams_in_array, "the view reset and read": view_rung(read_the_view),
+            "on the view": view_rung(fight_on_the_view), "with the outcome tallies": with_tallies}
 
 
 def main():

@@ -26,7 +26,7 @@ def check_whole(game):
     """Every file of ``game``'s folder through its loader: maps, each mode's own files
     through its ``Mode.loader`` (``sim.modes``; the skirmish's arena too), economy and report."""
     from sim.content.maps import load_map, load_terrain
-    from sim.content.skirmish import SKIRMISH_FILE, load_arena, load_skirmish
+    from sim.content.skirmish import load_arena
     from sim.economy.context import ECONOMY_FILE, load_context
     from sim.modes import BASE_FILES, MODES
     from sim.report.study import REPORT_FILE, load_study
@@ -36,12 +36,12 @@ def check_whole(game):
         terrain = load_terrain(folder)
         for path in sorted((folder / "maps").glob("*.toml")):
             load_map(path, terrain)
-    for mode in MODES.values():
-        own = [name for name in mode.content_files if name not in BASE_FILES and "*" not in name]
-        if mode.loader and any((folder / name).is_file() for name in own):
-            mode.load(game)
-    checks = {SKIRMISH_FILE: lambda g: load_arena(load_skirmish(g)), ECONOMY_FILE: load_context,
-              REPORT_FILE: lambda g: load_study(g, quick=False)}
+    tables = {mode.name: mode.load(game) for mode in MODES.values()
+              if mode.loader and any((folder / name).is_file() for name in mode.content_files
+                                     if name not in BASE_FILES and "*" not in name)}
+    if "skirmish" in tables:
+        load_arena(tables["skirmish"])
+    checks = {ECONOMY_FILE: load_context, REPORT_FILE: lambda g: load_study(g, quick=False)}
     for name, check in checks.items():
         if (folder / name).is_file():
             check(game)

@@ -6,7 +6,7 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Kit, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
+from sim.cli.common import (Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Kit, Medkits, Mods,
                             Reputation, Resume, Seed, Stims, Threads, Weapon, announce_compile, app, built_in,
                             loadout_args, outcome_row, outcome_table, progress, show)
 

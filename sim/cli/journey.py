@@ -6,9 +6,9 @@ from typing import Annotated, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Kit, Avoidance, Body, Character, Chunk, ContentDir, EscapeItem, Explosives, Head, Json,
-                            Medkits, Mods, Movement, OneShot, Reputation, Resume, Scheduler, Seed, Stims, Threads,
-                            Weapon, Workers, announce_compile, app, built_in, loadout_args, outcome_row,
+from sim.cli.common import (Avoidance, Body, Character, Chunk, ContentDir, EscapeItem, Explosives, Head, Json,
+                            Kit, Medkits, Mods, Movement, OneShot, Reputation, Resume, Scheduler, Seed, Stims,
+                            Threads, Weapon, Workers, announce_compile, app, built_in, loadout_args, outcome_row,
                             outcome_table, progress, show)
 
 

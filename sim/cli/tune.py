@@ -6,9 +6,9 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Kit, Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
-                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon, Workers,
-                            app, loadout_args, progress, seed_option, show, wide_console)
+from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Kit,
+                            Medkits, Mods, Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads,
+                            Weapon, Workers, app, loadout_args, progress, seed_option, show, wide_console)
 from sim.cli.economy import OPPONENTS, Days, Opponents, tier_line
 from sim.errors import UsageProblem
 from sim.options import name_list

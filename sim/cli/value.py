@@ -6,9 +6,9 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Kit, Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Medkits, Mods,
-                            Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads, Weapon,
-                            Workers, app, built_in, loadout_args, progress, seed_option, show)
+from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Kit,
+                            Medkits, Mods, Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads,
+                            Weapon, Workers, app, built_in, loadout_args, progress, seed_option, show)
 from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_objectives, print_shapley, print_values
 from sim.errors import UsageProblem
 from sim.options import name_list

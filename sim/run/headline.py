@@ -171,6 +171,11 @@ class Group:
     def read(self, stage: int) -> list[Reading]:
         raise NotImplementedError
 
+    def proportions(self, stage: int, prefix: str = "") -> list[Reading]:
+        """Each part's first tally (successes) as a probability at ``stage``, named ``prefix`` + its key."""
+        size = self.sizes[stage]
+        return [proportion(prefix + key, p.at[size][:, 0], size) for key, p in self.parts.items()]
+
     @classmethod
     def names(cls, content, plan) -> list[str]:
         """The names of the numbers ``read`` gives, without running anything."""
@@ -215,8 +220,7 @@ class Fights(Group):
                           for m in plan.monsters for t, kit in plan.study.tiers.items()}, n)
 
     def read(self, stage):
-        size = self.sizes[stage]
-        return [proportion(name, p.at[size][:, 0], size) for name, p in self.parts.items()]
+        return self.proportions(stage)
 
     @classmethod
     def names(cls, content, plan):
@@ -293,8 +297,7 @@ class Skirmishes(Group):
             for name in strategies.names("skirmish")}, n)
 
     def read(self, stage):
-        size = self.sizes[stage]
-        return [proportion(f"skirmish_win.{name}", p.at[size][:, 0], size) for name, p in self.parts.items()]
+        return self.proportions(stage, "skirmish_win.")
 
     @classmethod
     def names(cls, content, plan):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.run.headline import Group, Part, batch_size, checked_chunks, proportion
+from sim.run.headline import Group, Part, batch_size, checked_chunks
 from sim.content.load import ContentError
 from sim.errors import ZonesimError
 from sim.modes import Family, Mode
@@ -87,8 +87,7 @@ class ToyGames(Group):
                           for name, strategy in strategies.built_in("toy").items()}, n)
 
     def read(self, stage):
-        size = self.sizes[stage]
-        return [proportion(f"toy_win.{name}", p.at[size][:, 0], size) for name, p in self.parts.items()]
+        return self.proportions(stage, "toy_win.")
 
     @classmethod
     def names(cls, content, plan):
