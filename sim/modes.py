@@ -50,7 +50,9 @@ class Mode:
     """``"module:function"``: ``Content ->`` the mode's own tables, checked; empty: the
     base content (``BASE_FILES``, a ``Content``) is all the mode reads."""
     simulate: str
-    """``"module:function"``: the run function (trials in chunks, results with intervals)."""
+    """``"module:function"``: the run function (trials in chunks, results with intervals); a mode without
+    ``call`` has ``simulate(content, strategy, *, trials, seed, store=None) -> {measure: value}``, with
+    ``"ci95": {measure: (lo, hi)}`` for the measures it gives an interval (``sim.api.run``)."""
     work: str
     """``"module:class"``: one chunk of trials, ``work(chunk) -> {name: ndarray}`` (``sim.run.chunks``)."""
     kernels: tuple
@@ -67,7 +69,10 @@ class Mode:
     family: Family
     """Its strategies (``strategies.get(name, mode=...)`` reads them here)."""
     command: str = ""
-    """The ``zonesim`` command that runs it (empty: run from Python, ``Mode.run``)."""
+    """The ``zonesim`` command that runs it (empty: ``zonesim play MODE``)."""
+    call: str = ""
+    """``"module:function"``: the ``sim.api`` call of its command, which ``sim.api.run`` calls (empty:
+    ``sim.api.run`` plays ``simulate`` itself)."""
     options: tuple = ()
     """The options of ``command`` that set up its scenario."""
     headline: str = ""
@@ -135,6 +140,7 @@ MODES = {mode.name: mode for mode in (
         kernels=("sim.kernels.fight:fight_trials",),
         measures=("p_survive", "p_win", "p_draw", "p_escape", "p_death", "mean_rounds", "mean_hp_left"),
         reference="sim.reference.fight:run_fights", speed=60_000_000, trial="fight", command="encounter",
+        call="sim.api.modes:encounter",
         options=FIGHT_OPTIONS, family=FIGHT_STRATEGIES, default_strategy="fighter",
         valuation="sim.economy.context:fight_scenario", valuation_trials=200_000, monsters=True,
         strongest=True, headline="sim.run.headline:Fights", report_steps=True),
@@ -145,6 +151,7 @@ MODES = {mode.name: mode for mode in (
         kernels=("sim.kernels.fight:fight_trials",),
         measures=("p_survive", "p_win", "p_draw", "p_escape", "p_death", "mean_rounds", "mean_hp_left"),
         reference="sim.reference.fight:run_fights", speed=60_000_000, trial="fight", command="encounter",
+        call="sim.api.modes:encounter",
         options=FIGHT_OPTIONS, family=FIGHT_STRATEGIES, default_strategy="fighter", monsters=True,
         report_steps=True),
     Mode(
@@ -157,7 +164,7 @@ MODES = {mode.name: mode for mode in (
         measures=("p_complete", "p_first_order", "p_no_death", "mean_days_to_complete", "mean_money",
                   "mean_deaths"),
         reference="sim.reference.journey:run_journeys", speed=9_000_000, speed_per_day=True, trial="campaign",
-        command="journey",
+        command="journey", call="sim.api.modes:journey",
         options=("--strategy", "--days", "--trials", "--character", "--weapon", "--mods", "--head", "--body",
                  "--stims", "--medkits", "--explosives", "--escape-item", "--reputation", "--movement",
                  "--avoidance", "--one-shot"),
@@ -176,6 +183,7 @@ MODES = {mode.name: mode for mode in (
                  "sim.kernels.skirmish:skirmish_survival"),
         measures=("p_win", "p_loss", "p_draw", "p_survive"),
         reference="sim.reference.skirmish:run", speed=200_000, trial="skirmish", command="skirmish",
+        call="sim.api.modes:skirmish",
         options=("--party", "--monster", "--strategy", "--arena", "--arena-size", "--distance", "--trials",
                  "--replay"),
         family=Family("strategies.skirmish:SkirmishStrategy", {
@@ -191,6 +199,7 @@ MODES = {mode.name: mode for mode in (
         kernels=("sim.kernels.stalkeriada:run_games", "sim.kernels.stalkeriada:game_records"),
         measures=("win_rate", "mean_place", "p_last", "length"),
         reference="sim.reference.stalkeriada:run_games", speed=4_000, trial="game", command="stalkeriada",
+        call="sim.api.modes:stalkeriada",
         options=("--players", "--games", "--rotate-seats"), trials_option="--games", strategy_option="--players",
         family=Family("strategies.stalkeriada:StalkeriadaStrategy", {
             "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",

@@ -18,8 +18,8 @@ inputs are checked. Imports are deferred: ``import sim.api`` compiles nothing.
 The calls live by concern: ``sim.api.content`` (content, loadouts, strategies),
 ``sim.api.modes`` (one call per mode), ``sim.api.economy`` (card values,
 tuning, the Stalkeriada pace), ``sim.api.changes`` (compare, sensitivity,
-balance), ``sim.api.study`` (the report, the explorer) and ``sim.api.charts``;
-all of them are here.
+balance), ``sim.api.study`` (the report, the explorer), ``sim.api.charts`` and
+``sim.api.play`` (``run``: any registered mode by name); all of them are here.
 """
 
 from sim.api.content import (
@@ -31,6 +31,7 @@ from sim.api.economy import context, value, tune, pace
 from sim.api.changes import compare, sensitivity, balance
 from sim.api.charts import wilson, value_chart, compare_chart, tornado_chart, zone_map
 from sim.api.study import report, explorer
+from sim.api.play import run
 
 __all__ = [
     "load_content", "content_path", "copy_content", "set_content_value", "validate", "loadout", "strategy",
@@ -40,5 +41,5 @@ __all__ = [
     "context", "value", "tune", "pace",
     "compare", "sensitivity", "balance",
     "wilson", "value_chart", "compare_chart", "tornado_chart", "zone_map",
-    "report", "explorer",
+    "report", "explorer", "run",
 ]

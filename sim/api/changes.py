@@ -64,10 +64,10 @@ def sensitivity(*, metric="journey_finish", files=(), quick=False, seed=None, th
     from sim.run.chunks import checkpoints
 
     check_seed(seed)
-    check_metric(metric)
     folder = resolve_content(content, "--content") if content is not None else DEFAULT_DIR
     game = load(folder)
     plan = make_plan(game, quick=quick, seed=seed, groups=("fights",))
+    check_metric(metric, game, plan)
     params = assumed_parameters(folder, list(files) or None)
     check_out_folder(out)
     store = checkpoints(out, run_params("sensitivity", game, metric=metric, files=",".join(files), quick=quick,

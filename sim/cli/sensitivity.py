@@ -15,8 +15,9 @@ def sensitivity(
     metric: Annotated[str, typer.Option("--metric", metavar="NAME",
                                         help="journey_finish (the chance to reach the campaign's goal, journey tier of "
                                              "report.toml), fight_survival (the mean of the survival matrix, every "
-                                             "monster x tier) or stalkeriada_no_winner (the share of games nobody "
-                                             "wins).")] = "journey_finish",
+                                             "monster x tier), or any one headline number of `zonesim compare`, "
+                                             "e.g. journey_finish.elite, skirmish_win.hold, stalkeriada_no_winner "
+                                             "(a registered mode's too).")] = "journey_finish",
     files: Annotated[str, typer.Option(metavar="FILE,FILE", help="Only the assumed numbers of these content files, "
                                                                  "e.g. monsters.toml,rules.toml (default: every "
                                                                  "file).")] = "",

@@ -9,7 +9,11 @@ same dice (common random numbers) as the unchanged content, in the same
 The range of a number is declared beside it, ``ranges = { hp = [15, 30] }``
 in its table, else: one step either way for whole numbers (a die, a point,
 a round), kept at or above the schema's minimum (0 where the file has no
-schema), ±25% for other numbers, and false / true for a flag."""
+schema), ±25% for other numbers, and false / true for a flag.
+
+The metric is one of ``METRICS`` (a summary over a mode's headline numbers) or
+any single headline number ``zonesim compare`` measures (``skirmish_win.hold``,
+a registered mode's own), from its mode's group (``sim.run.headline``)."""
 
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import numpy as np
 
 from sim.run.headline import BATCHES, Measured, batch_size
 from sim.compare.metrics import Plan, group_metrics, paired_interval
+from sim.modes import headline_groups
 from sim.content import load_content, schema
 from sim.content.edit import copy_content_with, set_value
 from sim.content.load import ContentError
@@ -31,8 +36,8 @@ from sim.errors import ZonesimError
 METRICS = {
     "journey_finish": "the chance to reach the campaign's goal (Z-41), journey tier of report.toml (cautious)",
     "fight_survival": "the mean of the fight survival matrix (every monster x every tier)",
-    "stalkeriada_no_winner": "the share of Stalkeriada games without a winner (full table, every seat order)",
 }
+"""The summary metrics; any other is one headline number of a mode's group."""
 NOT_SWUNG = ("price",)  # prices are tune's business
 SPREAD = 0.25
 
@@ -52,10 +57,23 @@ class Parameter:
     high: object
 
 
-def check_metric(name: str) -> str:
-    if name not in METRICS:
-        raise SensitivityError(f"--metric: unknown metric '{name}'; use one of: {', '.join(METRICS)}")
-    return name
+def headline_of(metric: str) -> str | None:
+    """The name of the headline group whose numbers include ``metric`` (by its prefix), or None."""
+    prefix = metric.split(".")[0]
+    return next((group.name for group in headline_groups() if prefix in group.prefixes), None)
+
+
+def check_metric(name: str, content, plan: Plan) -> str:
+    """``--metric``: a summary metric or a headline number of ``content`` under ``plan``."""
+    if name in METRICS:
+        return name
+    group = headline_of(name)
+    names = next(g for g in headline_groups() if g.name == group).names(content, plan) if group else []
+    if name in names:
+        return name
+    known = f"the headline numbers of {group}: {', '.join(names)}" if group else \
+        "a headline number of `zonesim compare`, e.g. journey_finish.standard, skirmish_win.hold"
+    raise SensitivityError(f"--metric: unknown metric '{name}'; use {', '.join(METRICS)} or {known}")
 
 
 def schema_minimum(file, table_path, field):
@@ -127,11 +145,10 @@ def swung(folder: Path, target: Path, param: Parameter, value) -> Path:
 
 def metric_batches(content, plan: Plan, metric: str) -> Measured:
     """The metric on ``content`` as ``BATCHES`` paired batches."""
+    if metric not in METRICS:
+        return next(m for m in group_metrics(content, plan, headline_of(metric)) if m.name == metric)
     if metric == "fight_survival":
         batches = np.mean([m.batches for m in group_metrics(content, plan, "fights")], axis=0)
-    elif metric == "stalkeriada_no_winner":
-        batches = next(m.batches for m in group_metrics(content, plan, "stalkeriada")
-                       if m.name == "stalkeriada_no_winner")
     else:
         import strategies
         from sim.run.journey import simulate_journey
@@ -154,10 +171,11 @@ def _kept(store, name, metric, measure):
     """``measure()``, or its batches kept under ``name`` in the checkpoint ``store`` (saved when done)."""
     saved = store.load(name) if store is not None else None
     if saved is not None:
-        return Measured(metric, "p", float(saved["batches"].mean()), saved["batches"])
+        return Measured(metric, str(saved["unit"]), float(saved["value"]), saved["batches"])
     measured = measure()
     if store is not None:
-        store.save(name, {"batches": measured.batches})
+        store.save(name, {"batches": measured.batches, "value": np.float64(measured.value),
+                          "unit": np.str_(measured.unit)})
     return measured
 
 

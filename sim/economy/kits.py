@@ -16,9 +16,6 @@ from dataclasses import dataclass, replace
 from sim.content import Content
 from sim.content.loadout import Loadout, SLOT_FAMILIES, card_line, clones, kind
 
-VALUED_FAMILIES = ("firearms", "modifiers", "armour", "healing", "explosives", "escape", "movement", "location",
-                   "avoidance", "one_shot")
-
 
 @dataclass(frozen=True)
 class Comparison:
@@ -67,8 +64,8 @@ def loadout_comparisons(content: Content, kit: Loadout, cards) -> list:
 
 
 def valued_cards(content: Content, items=None) -> list:
-    """The ids of the cards a valuation prices (``items``: only these)."""
-    return [e.id for e in content.items.values() if e.family in VALUED_FAMILIES and (items is None or e.id in items)]
+    """The ids of the cards a valuation prices: every card of every item family (``items``: only these)."""
+    return [e.id for e in content.items.values() if items is None or e.id in items]
 
 
 SHOP_ITEMS = (("ozk", "ozk"), ("pliers", "pliers"), ("nut", "nuts"))

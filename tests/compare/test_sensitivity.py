@@ -90,6 +90,7 @@ def test_every_assumed_number_of_monsters_and_rules_gets_two_effects(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (("--metric", "fun"), "unknown metric 'fun'"),
+    (("--metric", "skirmish_win.nosuch"), "the headline numbers of skirmish: skirmish_win.hold, skirmish_win.kite"),
     (("--content", "/no/such/folder"), "folder not found"),
     (("--content", "{tmp}"), "not a content folder"),
     (("--files", "bestiary.toml"), "bestiary.toml not in"),

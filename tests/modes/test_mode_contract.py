@@ -39,6 +39,7 @@ from sim.run.journey import JourneyWork
 from sim.run.skirmish import SkirmishWork, skirmish_template
 from sim.run.stalkeriada import DEFAULT_PLAYERS, StalkeriadaWork
 from sim.run.chunks import Chunk
+from tests.conftest import zonesim_json
 from tests.crosscheck.agree import fights_agree, games_agree, journeys_agree, skirmishes_agree
 from tests.modes.toy import mode as toy
 from tests.modes.toy import reference as toy_reference
@@ -180,17 +181,22 @@ def test_the_record_resolves(name, content):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_the_options_it_names_are_options_of_its_command(name):
+def test_its_command_takes_the_options_it_names_or_zonesim_play_runs_it(name):
+    """A mode with a command names options of that command and a ``sim.api`` call; any other
+    mode is played by ``zonesim play NAME``, which reports each of its measures."""
     import typer
 
     import sim.cli
 
-    if not MODES[name].command:
-        pytest.skip(f"{name} has no command of its own")
-
-    command = typer.main.get_command(sim.cli.app).commands[MODES[name].command]
-    known = {opt for param in command.params for opt in param.opts}
-    assert set(MODES[name].options) <= known
+    mode = MODES[name]
+    if mode.command:
+        command = typer.main.get_command(sim.cli.app).commands[mode.command]
+        known = {opt for param in command.params for opt in param.opts}
+        assert set(mode.options) <= known and callable(resolve(mode.call))
+        return
+    out = zonesim_json("play", name, "--trials", "2000", "--seed", str(SEED))
+    assert (out["mode"], out["strategy"], out["trials"], out["seed"]) == (name, mode.default_strategy, 2000, SEED)
+    assert tuple(out["measures"]) == mode.measures
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -86,6 +86,17 @@ def test_the_report_has_a_section_of_the_toys_numbers(toy_mode, tmp_path):
     assert (tmp_path / "toy_headline.parquet").is_file()
 
 
+def test_sensitivity_swings_the_toys_goal_on_any_of_its_headline_numbers(toy_mode, tmp_path):
+    """``--metric toy_win.careful``: a headline number of the toy's group; its one assumed number,
+    the goal, swung 40 -> 39 and 41 on the same dice: an easier goal wins more, a harder one less."""
+    out = zonesim_json("sensitivity", "--quick", "--metric", "toy_win.careful", "--files", "toy.toml", "--content",
+                       toy_content(tmp_path, 40))
+    assert out["metric"] == "toy_win.careful" and 0 < out["base_value"] < 1
+    (goal,) = out["parameters"]
+    assert (goal["key"], goal["low"], goal["high"]) == ("game.goal", 39, 41)
+    assert goal["effect_low_ci95"][0] > 0 > goal["effect_high_ci95"][1], goal
+
+
 def test_validate_checks_the_toys_file_through_its_loader(toy_mode, tmp_path):
     folder = toy_content(tmp_path, 40)
     text = (folder / "toy.toml").read_text(encoding="utf-8")
@@ -110,7 +121,8 @@ def test_balance_tunes_the_toys_goal_into_a_band(toy_mode, tmp_path):
 
 def test_an_installed_package_registers_the_toy_for_every_process(tmp_path):
     """An entry point of the group ``zonesim.modes`` (here a bare ``.dist-info`` on the path)
-    registers the toy when ``sim.modes`` is imported: a new ``zonesim`` process compares it."""
+    registers the toy when ``sim.modes`` is imported: a new ``zonesim`` process lists it among the
+    modes ``zonesim play`` runs and compares it."""
     site = tmp_path / "site"
     info = site / "zonesim_toy-0.1.dist-info"
     info.mkdir(parents=True)
@@ -122,3 +134,77 @@ def test_an_installed_package_registers_the_toy_for_every_process(tmp_path):
     proc = zonesim("compare", base, new, "--quick", "--only", "toy", "--json", cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     assert {m["name"] for m in json.loads(proc.stdout)["metrics"]} == {"toy_win.careful", "toy_win.bold"}
+    listed = zonesim("play", cwd=tmp_path, env=env)
+    assert listed.returncode == 0 and listed.stdout.splitlines()[-1].split()[:3] == ["toy", "zonesim", "play"]
+
+
+def exact_p_win(rules: dict, stop_at: int) -> float:
+    """P(win) of a player banking at ``stop_at``, by enumeration: each turn's pot is a Markov
+    chain on the points rolled so far, and the turns add independent pots."""
+    sides, bust = rules["sides"], rules["bust_face"]
+    pot = {}
+
+    def settle(points, p):
+        if points >= stop_at:
+            pot[points] = pot.get(points, 0.0) + p
+            return
+        pot[0] = pot.get(0, 0.0) + p / sides
+        for face in range(1, sides + 1):
+            if face != bust:
+                settle(points + face, p / sides)
+
+    settle(0, 1.0)
+    banked = {0: 1.0}
+    for _turn in range(rules["turns"]):
+        after = {}
+        for total, p in banked.items():
+            for points, q in pot.items():
+                after[total + points] = after.get(total + points, 0.0) + p * q
+        banked = after
+    return sum(p for total, p in banked.items() if total >= rules["goal"])
+
+
+def test_zonesim_play_gives_the_toys_numbers_in_their_context(toy_mode, tmp_path):
+    """``zonesim play toy``: 100,000 games per player on one seed; P(win) within 4 standard errors
+    of the exact answer, its 95% interval covering it; the same seed gives the same numbers, and
+    ``--out`` writes them with the run's context (a resumed run reads the same)."""
+    rules = toy.load_toy(load_content(DEFAULT_DIR))["game"]
+    for name, stop_at in (("careful", 8), ("bold", 20)):
+        out = zonesim_json("play", "toy", "--strategy", name, "--trials", "100000", "--seed", "5")
+        won, exact = out["measures"]["p_win"], exact_p_win(rules, stop_at)
+        p, (lo, hi) = won["value"], won["ci95"]
+        assert abs(p - exact) < 4 * (exact * (1 - exact) / 100_000) ** 0.5 and lo < exact < hi, (name, p, exact)
+        assert (out["mode"], out["strategy"], out["trials"], out["seed"]) == ("toy", name, 100_000, 5)
+    folder = tmp_path / "run"
+    first = zonesim_json("play", "toy", "--trials", "30000", "--out", folder)
+    again = zonesim_json("play", "toy", "--trials", "30000", "--out", folder, "--resume")
+    assert first == again
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["summary"]["measures"] == first["measures"] and manifest["trials"] == 30_000
+    import polars as pl
+
+    table = pl.read_parquet(folder / "toy.parquet")
+    assert table["metric"].to_list() == ["p_win", "mean_banked", "mean_rolls"]
+    assert table["value"].to_list() == [m["value"] for m in first["measures"].values()]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("play", "toy", "--trials", "0"), "--trials: 0; give at least 1 game"),
+    (("play", "toy", "--strategy", "reckless"), "--strategy: unknown strategy 'reckless'; built in: careful, bold"),
+    (("play", "chess"), "MODE: unknown mode 'chess'; registered: fight, duel"),
+    (("play", "journey"), "MODE: journey is played by `zonesim journey`"),
+])
+def test_zonesim_play_refuses_bad_input_in_one_line(toy_mode, args, message):
+    proc = zonesim(*args)
+    assert proc.returncode == 2 and message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_the_api_plays_any_mode_by_name_and_refuses_a_scenario_the_toy_has_not(toy_mode):
+    from sim import api
+    from sim.errors import ZonesimError
+
+    assert api.run("toy", trials=5_000, seed=2) == api.run("toy", strategy="careful", trials=5_000, seed=2)
+    assert api.run("journey", strategy="cautious", trials=2_000, seed=2).probabilities == \
+        api.journey(strategy="cautious", trials=2_000, seed=2).probabilities
+    with pytest.raises(ZonesimError, match="monster: mode 'toy' takes no scenario options"):
+        api.run("toy", monster="snork")

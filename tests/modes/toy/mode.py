@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.analysis.stats import wilson
 from sim.run.headline import Group, Part, batch_size, checked_chunks
 from sim.content.load import ContentError
 from sim.errors import ZonesimError
@@ -60,12 +61,14 @@ class ToyWork:
 
 
 def simulate_toy(content, strategy, *, trials, seed, chunk=1 << 16, store=None) -> dict:
-    """``trials`` games played by ``strategy``: P(win), the mean points banked and dice rolled."""
+    """``trials`` games played by ``strategy``: P(win) with its 95% interval, the mean points banked and dice
+    rolled."""
     if trials < 1:
         raise ZonesimError(f"--trials: {trials}; give at least 1")
     total = run_chunks(ToyWork(load_toy(content)["game"], strategy, seed), plan(trials, chunk), store=store)[0]
     wins, banked, rolls = (int(x) for x in total["tally"])
-    return {"p_win": wins / trials, "mean_banked": banked / trials, "mean_rolls": rolls / trials}
+    return {"p_win": wins / trials, "mean_banked": banked / trials, "mean_rolls": rolls / trials,
+            "ci95": {"p_win": wilson(wins, trials)}}
 
 
 def toy_tally(work, first, count, check):
