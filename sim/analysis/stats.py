@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as np
+
 Z95 = 1.959963984540054
 
 
@@ -34,6 +36,16 @@ def t975(dof: int) -> float:
     z, v = Z95, float(dof)
     return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v * v)
             + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3))
+
+
+def batch_half_width(values) -> float:
+    """Half the width of the 95% Student t interval of the mean of per-batch values (the finite
+    ones: a batch where the number is undefined is left out); nan with fewer than two."""
+    finite = np.asarray(values, np.float64)
+    finite = finite[np.isfinite(finite)]
+    if finite.size < 2:
+        return math.nan
+    return t975(finite.size - 1) * float(finite.std(ddof=1)) / math.sqrt(finite.size)
 
 
 def paired_batch_interval(new_rates, old_rates) -> tuple[float, float, float]:

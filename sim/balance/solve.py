@@ -29,16 +29,13 @@ headline numbers into their bands, with the evidence.
 
 from __future__ import annotations
 
-import math
 import tempfile
 import time
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
-
-from sim.analysis.stats import t975
+from sim.analysis.stats import batch_half_width
 from sim.balance.spec import BalanceSpec, groups_of, with_values
 from sim.run.headline import LAST
 from sim.compare.metrics import measure, paired_interval
@@ -135,10 +132,7 @@ def search_stage(done: int, budget: int) -> int:
 
 def interval(measured) -> list:
     """The 95% Student t interval of a headline number over its batches."""
-    b = measured.batches[np.isfinite(measured.batches)]
-    if b.size < 2:
-        return [math.nan, math.nan]
-    half = t975(b.size - 1) * float(b.std(ddof=1)) / math.sqrt(b.size)
+    half = batch_half_width(measured.batches)
     return [measured.value - half, measured.value + half]
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sim.analysis.stats import t975
+from sim.analysis.stats import batch_half_width
 from sim.run.headline import BATCHES, LAST, CompareError, Measured, Plan, measured
 from sim.content import Content
 from sim.modes import headline_groups
@@ -111,11 +111,7 @@ def paired_interval(base: Measured, new: Measured) -> tuple[float, float, float]
             return diff, math.nan, math.nan
         lo, hi = np.percentile(d, [2.5, 97.5])
         return diff, float(min(lo, diff)), float(max(hi, diff))
-    d = new.batches - base.batches
-    d = d[np.isfinite(d)]
-    if d.size < 2 or math.isnan(diff):
-        return diff, math.nan, math.nan
-    half = t975(d.size - 1) * float(d.std(ddof=1)) / math.sqrt(d.size)
+    half = math.nan if math.isnan(diff) else batch_half_width(new.batches - base.batches)
     return diff, diff - half, diff + half
 
 

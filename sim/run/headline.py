@@ -21,7 +21,7 @@ from functools import partial
 
 import numpy as np
 
-from sim.analysis.stats import t975, wilson
+from sim.analysis.stats import batch_half_width, wilson
 from sim.errors import ZonesimError
 
 BATCHES = 20
@@ -110,10 +110,7 @@ def proportion(name: str, successes: np.ndarray, size: int) -> Reading:
 
 def batch_mean(name: str, unit: str, value: float, batches: np.ndarray, trials: int) -> Reading:
     """A mean with the Student t interval over its batch values (nan where fewer than two are defined)."""
-    finite = batches[np.isfinite(batches)]
-    if finite.size < 2 or not math.isfinite(value):
-        return Reading(Measured(name, unit, value, batches), trials, (math.nan, math.nan))
-    half = t975(finite.size - 1) * float(finite.std(ddof=1)) / math.sqrt(finite.size)
+    half = batch_half_width(batches) if math.isfinite(value) else math.nan
     return Reading(Measured(name, unit, value, batches), trials, (value - half, value + half))
 
 

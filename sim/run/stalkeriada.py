@@ -14,7 +14,7 @@ import polars as pl
 import sim.kernels.stalkeriada as K
 import strategies
 from sim import hexgrid
-from sim.analysis.stats import mean_interval, wilson
+from sim.analysis.stats import Z95, mean_interval, wilson
 from sim.content.load import Content
 from sim.content.loadout import LoadoutError
 from sim.content.stalkeriada import SQUARE_KINDS, TILE_KINDS, StalkeriadaContent, load_stalkeriada
@@ -214,7 +214,7 @@ class StalkeriadaResult:
         for p, name in enumerate(self.players):
             for cause in ("mosquito", "trap", "jelly"):
                 n = self._record(p, f"deaths_{cause}")
-                half = 1.96 * math.sqrt(n) / self.games  # Poisson count per game
+                half = Z95 * math.sqrt(n) / self.games  # Poisson count per game
                 rows.append({"strategy": name, "cause": cause, "deaths": n, "per_game": n / self.games,
                              "ci_low": max(0.0, n / self.games - half), "ci_high": n / self.games + half})
         return pl.DataFrame(rows)
