@@ -33,34 +33,57 @@ def seed_option(help="Seed; the same seed gives the same numbers on any thread c
     return typer.Option(callback=check_seed, help=help)
 
 
-# the loadout options, shared by every command that equips a stalker
-Character = Annotated[str, typer.Option(metavar="ID", help="Character type (novice, verzila, doktor, mazhor, "
-                                                           "gromoboi).")]
-Weapon = Annotated[Optional[str], typer.Option(metavar="ID", help="Active firearm id (berdanka, ak47, kvazar); none "
+def shipped(family: str, where=lambda card: True) -> str:
+    """The ids of the shipped content's cards of item ``family`` (``where`` filters their tables), or its
+    characters for ``"characters"``, for a help text: ``"berdanka, ak47, kvazar"``."""
+    import tomllib
+
+    from sim.content import DEFAULT_DIR
+
+    if family == "characters":
+        table = tomllib.loads((DEFAULT_DIR / "characters.toml").read_text(encoding="utf-8"))
+    else:
+        table = tomllib.loads((DEFAULT_DIR / "items.toml").read_text(encoding="utf-8")).get(family, {})
+    return ", ".join(card for card, fields in table.items() if isinstance(fields, dict) and where(fields))
+
+
+def _families() -> str:
+    from sim.content.schema import ITEM_FAMILIES
+
+    return ", ".join(ITEM_FAMILIES)
+
+
+# the loadout options, shared by every command that equips a stalker; the ids the help names are the
+# shipped content's (a card added to items.toml shows in them, and --kit takes a card of any family)
+Character = Annotated[str, typer.Option(metavar="ID", help=f"Character type ({shipped('characters')}).")]
+Weapon = Annotated[Optional[str], typer.Option(metavar="ID", help=f"Active firearm id ({shipped('firearms')}); none "
                                                                   "if omitted.")]
-Mods = Annotated[str, typer.Option(metavar="ID,ID", help="Comma-separated modifiers of that firearm, e.g. "
-                                                         "rebored,laser_sight.")]
-Head = Annotated[Optional[str], typer.Option(metavar="ID", help="Head armour id (helmet, sphere_helmet).")]
-Body = Annotated[Optional[str], typer.Option(metavar="ID", help="Body armour id (leather_jacket, vest, exoskeleton).")]
-Stims = Annotated[List[str], typer.Option(metavar="ID:N", help="Stimulators as ID:COUNT, e.g. stimulator:2 (comma "
-                                                               "list or repeat).")]
+Mods = Annotated[str, typer.Option(metavar="ID,ID", help=f"Comma-separated modifiers of that firearm "
+                                                         f"({shipped('modifiers')}).")]
+Head = Annotated[Optional[str], typer.Option(metavar="ID", help="Head armour id "
+                                             f"({shipped('armour', lambda a: a.get('slot') == 'head')}).")]
+Body = Annotated[Optional[str], typer.Option(metavar="ID", help="Body armour id "
+                                             f"({shipped('armour', lambda a: a.get('slot') == 'body')}).")]
+Stims = Annotated[List[str], typer.Option(metavar="ID:N", help="In-combat healing as ID:COUNT, e.g. stimulator:2 "
+                                          f"({shipped('healing', lambda h: h.get('in_combat'))}; comma list or "
+                                          "repeat).")]
 Medkits = Annotated[List[str], typer.Option(metavar="ID:N", help="Medkits as ID:COUNT, used out of combat when HP is "
-                                                                 "low.")]
-Explosives = Annotated[List[str], typer.Option(metavar="ID:N", help="Explosives as ID:COUNT, e.g. limonka:2 (at most "
-                                                                    "10 in all).")]
-EscapeItem = Annotated[Optional[str], typer.Option(metavar="ID", help="Escape item id (smoke_bomb, camo_cloak, "
-                                                                      "stealth_generator).")]
+                                            f"low ({shipped('healing', lambda h: not h.get('in_combat'))}).")]
+Explosives = Annotated[List[str], typer.Option(metavar="ID:N", help="Explosives as ID:COUNT, e.g. limonka:2 "
+                                               f"({shipped('explosives')}; at most 10 in all).")]
+EscapeItem = Annotated[Optional[str], typer.Option(metavar="ID", help=f"Escape item id ({shipped('escape')}).")]
 Reputation = Annotated[Optional[int], typer.Option(help="Reputation for the escape roll (default: the starting "
                                                         "one).")]
-Movement = Annotated[str, typer.Option(metavar="ID,ID", help="Movement items (zone_map, glonass, jetpack); the best "
+Movement = Annotated[str, typer.Option(metavar="ID,ID", help=f"Movement items ({shipped('movement')}); the best "
                                                              "one is active (Z-25).")]
-Avoidance = Annotated[str, typer.Option(metavar="ID,ID", help="Event-avoidance items (bag_of_nuts, dosimeter, "
-                                                              "torsion_scanner); the best one is active (Z-30).")]
-OneShot = Annotated[str, typer.Option(metavar="ID,ID", help="One-shot movement cards (helicopter_call, space_gate), "
+Avoidance = Annotated[str, typer.Option(metavar="ID,ID", help=f"Event-avoidance items ({shipped('avoidance')}); the "
+                                                              "best one is active (Z-30).")]
+OneShot = Annotated[str, typer.Option(metavar="ID,ID", help=f"One-shot movement cards ({shipped('one_shot')}), "
                                                             "used to reach a base (Z-27, Z-28).")]
 Kit = Annotated[Optional[str], typer.Option(metavar="[CHARACTER:]ITEM,ITEM*N", help="The whole loadout in one "
-                                            "line, each card placed by its family, e.g. doktor:ak47,rebored,vest,"
-                                            "stimulator*2,nvg (instead of the card options above).")]
+                                            f"line, each card placed by its family ({_families()}), e.g. "
+                                            "doktor:ak47,rebored,vest,stimulator*2,nvg (instead of the card options "
+                                            "above).")]
 Monsters = Annotated[List[str], typer.Option("--monster", "-m", metavar="ID", help="Monster id; repeat for a group "
                                                                                    "(fights and skirmishes).")]
 
