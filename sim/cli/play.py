@@ -28,14 +28,16 @@ def play(
 
     A mode joins the registry by `sim.modes.register` or, from an installed
     package, by an entry point of the group `zonesim.modes`; it needs no
-    command of its own. The built-in modes have theirs (encounter, journey,
-    skirmish, stalkeriada), with their scenario options: `zonesim play`
-    names it. Without MODE, lists every registered mode.
+    command of its own. The built-in modes keep theirs (encounter, journey,
+    skirmish, stalkeriada), which take their scenario options; `zonesim play
+    journey` names the command to use. Without MODE, lists every registered
+    mode.
 
     \b
     Examples:
       zonesim play
       zonesim play toy --strategy bold --trials 200000 --json
+      (toy: the test suite's mode, once a package registers it)
     """
     from sim.modes import MODES
 
