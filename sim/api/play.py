@@ -34,9 +34,8 @@ class Played:
 
         from sim.report.files import INTERVAL_SCHEMA
 
-        return pl.DataFrame([{"metric": name, "value": float(value), "ci_lo": self.ci95.get(name, (None,))[0],
-                              "ci_hi": self.ci95.get(name, (None, None))[1]}
-                             for name, value in self.measures.items()], schema=INTERVAL_SCHEMA)
+        rows = [(name, float(value), *self.ci95.get(name, (None, None))) for name, value in self.measures.items()]
+        return pl.DataFrame(rows, schema=INTERVAL_SCHEMA, orient="row")
 
 
 def _mode_record(name: str):
@@ -115,8 +114,6 @@ def _write_played(out: Path, played: Played):
 
     table = f"{played.mode}.parquet"
     write_parquet(out / table, played.to_frame())
-    summary = played.summary()
-    context = {key: summary.pop(key) for key in ("seed", "trials", "content", "content_hash")}
     write_json(out / "manifest.json", manifest(
-        command_line(), seed=context["seed"], trials=context["trials"], content_dir=context["content"],
-        content_hash=context["content_hash"], summary=summary, files=["manifest.json", table]))
+        command_line(), seed=played.seed, trials=played.trials, content_dir=played.content,
+        content_hash=played.content_hash, summary=played.summary(), files=["manifest.json", table]))

@@ -34,23 +34,16 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.compare.metrics import prefix_groups
 from sim.compare.sensitivity import schema_minimum
 from sim.content.edit import copy_content_with, set_value
 from sim.content.load import ContentError
 from sim.errors import ZonesimError
 
-def group_of() -> dict:
-    """``{metric prefix: its zonesim compare group}``: each mode's headline group (``sim.modes``;
-    a mode registered later joins), and the economy's item values."""
-    from sim.compare.metrics import ECONOMY
-    from sim.modes import headline_groups
-
-    return {**{prefix: g.name for g in headline_groups() for prefix in g.prefixes}, "item_value_g": ECONOMY}
-
 
 def groups_of(targets) -> tuple:
     """The `zonesim compare` groups (``sim.compare.metrics.group_names``) ``targets`` read."""
-    groups = group_of()
+    groups = prefix_groups()
     return tuple(dict.fromkeys(groups[t.metric.split(".")[0]] for t in targets))
 
 
@@ -148,7 +141,7 @@ def _pair(path, where, value, what) -> tuple:
 def _target(path, n, entry) -> Target:
     where = f"[[target]] {n + 1}"
     metric = entry.get("metric")
-    prefixes = group_of()
+    prefixes = prefix_groups()
     if not isinstance(metric, str) or metric.split(".")[0] not in prefixes:
         raise BalanceError(f"{path}: {where}: unknown metric {metric!r}; a metric starts with one of: "
                            f"{', '.join(prefixes)}")

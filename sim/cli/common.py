@@ -6,6 +6,7 @@ Every bad input ends with one line on stderr and exit code 2; Ctrl-C ends a run
 at once with ``zonesim: interrupted`` and exit code 130.
 """
 
+import functools
 import json
 import os
 import signal
@@ -36,15 +37,18 @@ def seed_option(help="Seed; the same seed gives the same numbers on any thread c
 def shipped(family: str, where=lambda card: True) -> str:
     """The ids of the shipped content's cards of item ``family`` (``where`` filters their tables), or its
     characters for ``"characters"``, for a help text: ``"berdanka, ak47, kvazar"``."""
+    table = _shipped_file("characters.toml") if family == "characters" else _shipped_file("items.toml").get(family, {})
+    return ", ".join(card for card, fields in table.items() if isinstance(fields, dict) and where(fields))
+
+
+@functools.cache
+def _shipped_file(name: str) -> dict:
+    """A file of the shipped content, parsed once for every help text that names its entries."""
     import tomllib
 
     from sim.content import DEFAULT_DIR
 
-    if family == "characters":
-        table = tomllib.loads((DEFAULT_DIR / "characters.toml").read_text(encoding="utf-8"))
-    else:
-        table = tomllib.loads((DEFAULT_DIR / "items.toml").read_text(encoding="utf-8")).get(family, {})
-    return ", ".join(card for card, fields in table.items() if isinstance(fields, dict) and where(fields))
+    return tomllib.loads((DEFAULT_DIR / name).read_text(encoding="utf-8"))
 
 
 def _families() -> str:

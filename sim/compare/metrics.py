@@ -48,6 +48,12 @@ def make_plan(base: Content, *, quick=False, seed=None, groups=None) -> Plan:
     return Plan(study, ctx, seed, tuple(g for g in known if g in groups), tuple(base.monsters))
 
 
+def prefix_groups() -> dict:
+    """``{metric prefix: its group}``: the prefixes each mode's headline group declares (``sim.modes``;
+    a mode registered later joins), and the economy's item values."""
+    return {**{prefix: g.name for g in headline_groups() for prefix in g.prefixes}, "item_value_g": ECONOMY}
+
+
 def headline_group(name: str):
     """The headline group class called ``name``."""
     return next(g for g in headline_groups() if g.name == name)

@@ -26,8 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.run.headline import BATCHES, Measured, batch_size
-from sim.compare.metrics import Plan, group_metrics, paired_interval
-from sim.modes import headline_groups
+from sim.compare.metrics import ECONOMY, Plan, group_metrics, headline_group, paired_interval, prefix_groups
 from sim.content import load_content, schema
 from sim.content.edit import copy_content_with, set_value
 from sim.content.load import ContentError
@@ -58,9 +57,9 @@ class Parameter:
 
 
 def headline_of(metric: str) -> str | None:
-    """The name of the headline group whose numbers include ``metric`` (by its prefix), or None."""
-    prefix = metric.split(".")[0]
-    return next((group.name for group in headline_groups() if prefix in group.prefixes), None)
+    """The name of the mode's headline group whose numbers include ``metric`` (by its prefix), or None."""
+    group = prefix_groups().get(metric.split(".")[0])
+    return None if group == ECONOMY else group
 
 
 def check_metric(name: str, content, plan: Plan) -> str:
@@ -68,7 +67,7 @@ def check_metric(name: str, content, plan: Plan) -> str:
     if name in METRICS:
         return name
     group = headline_of(name)
-    names = next(g for g in headline_groups() if g.name == group).names(content, plan) if group else []
+    names = headline_group(group).names(content, plan) if group else []
     if name in names:
         return name
     known = f"the headline numbers of {group}: {', '.join(names)}" if group else \
