@@ -50,6 +50,8 @@ class Content:
     characters: MappingProxyType
     monsters: MappingProxyType
     items: MappingProxyType
+    holds: MappingProxyType
+    """How a stalker carries the cards of each family items.toml declares (``schema.HOLDS``)."""
 
     def __reduce__(self):
         """Pickle as the folder's path and TOML files plus the items' fields, so a
@@ -156,16 +158,49 @@ def _rules(raw, path):
     return MappingProxyType(rules)
 
 
+def _declared(raw, path):
+    """The item families items.toml declares (``[families.NAME]``, ``schema.DECLARED``):
+    ``{family: (holds, fields)}``, each field spec as the schema's."""
+    declared = raw.get(schema.DECLARED, {})
+    if not isinstance(declared, dict):
+        raise ContentError(f"{path}: {schema.DECLARED}: expected tables like [{schema.DECLARED}.detector]")
+    out = {}
+    for family, table in declared.items():
+        where = f"{path}: {schema.DECLARED}.{family}"
+        if family in schema.ITEM_FAMILIES or family == schema.DECLARED:
+            raise ContentError(f"{where}: '{family}' is a built-in item family; declare a new name")
+        if not isinstance(table, dict) or set(table) - {"holds", "fields"}:
+            raise ContentError(f"{where}: give holds = \"one\" or \"counted\" and an optional "
+                               f"fields = {{ range = \"int\" }}; got {table!r}")
+        holds, fields = table.get("holds"), table.get("fields", {})
+        if holds not in schema.HOLDS:
+            raise ContentError(f"{where}.holds: {holds!r}; use one of: "
+                               + "; ".join(f'"{k}" ({v})' for k, v in schema.HOLDS.items()))
+        if not isinstance(fields, dict) or any(k not in schema.DECLARED_KINDS for k in fields.values()):
+            raise ContentError(f"{where}.fields: {fields!r}; map each field to one of: "
+                               f"{', '.join(schema.DECLARED_KINDS)}, e.g. fields = {{ range = \"int\" }}")
+        clash = next((f for f in fields if f in ("name", "price", "deck", "assumed", "ranges")), None)
+        if clash:
+            raise ContentError(f"{where}.fields: '{clash}' is a field every card has; name yours otherwise")
+        out[family] = (holds, {f: schema.DECLARED_KINDS[k] for f, k in fields.items()}
+                       | {"name": schema.NAME, "price": schema.PRICE, "deck": schema.DECK})
+    return out
+
+
 def _items(raw, rules, path):
-    """Validate items.toml: families, unique ids, the modifier cap (Z-21)."""
+    """Validate items.toml: families (the schema's and the declared ones), unique ids,
+    the modifier cap (Z-21). Returns the items and how each declared family is held."""
     known = {}
     items = {}
+    declared = _declared(raw, path)
+    families = {**schema.ITEM_FAMILIES, **{family: fields for family, (_, fields) in declared.items()}}
     for family in raw:
-        if family not in schema.ITEM_FAMILIES:
+        if family not in families and family != schema.DECLARED:
             raise ContentError(
-                f"{path}: [{family}]: unknown item family; known: {', '.join(schema.ITEM_FAMILIES)}"
+                f"{path}: [{family}]: unknown item family; known: {', '.join(families)}; declare a new one "
+                f"in [{schema.DECLARED}.{family}] with holds = \"one\" or \"counted\""
             )
-    for family, fields in schema.ITEM_FAMILIES.items():
+    for family, fields in families.items():
         tables = raw.get(family, {})
         if not isinstance(tables, dict):
             raise ContentError(f"{path}: {family}: expected tables like [{family}.some_id], got {tables!r}")
@@ -190,7 +225,7 @@ def _items(raw, rules, path):
                 f"{path}: firearms.{firearm}: its modifiers total +{total}, above the cap +{cap} (Z-21); "
                 f"lower a modifier's bonus or [fight] modifier_cap"
             )
-    return MappingProxyType(items)
+    return MappingProxyType(items), MappingProxyType({family: holds for family, (holds, _) in declared.items()})
 
 
 def _digest(directory):
@@ -225,7 +260,7 @@ def load_content(directory=None) -> Content:
         monsters[mid] = Entry(mid, "monsters", e.file, MappingProxyType(fields), e.assumed)
     if not characters:
         raise ContentError(f"{directory / 'characters.toml'}: defines no character; add at least one [id] table")
-    items = _items(read_toml(directory, "items.toml"), rules, directory / "items.toml")
+    items, holds = _items(read_toml(directory, "items.toml"), rules, directory / "items.toml")
     for group, name in ((monsters, "monsters.toml"), (items, "items.toml")):
         for other, other_name in ((characters, "characters.toml"), (monsters, "monsters.toml")):
             if group is other:
@@ -236,7 +271,7 @@ def load_content(directory=None) -> Content:
                                    f"ids must be unique across characters, monsters and items")
     return Content(
         directory, _digest(directory), rules,
-        MappingProxyType(characters), MappingProxyType(monsters), items,
+        MappingProxyType(characters), MappingProxyType(monsters), items, holds,
     )
 
 

@@ -4,6 +4,7 @@ a card added or taken out, and the cards that do one card's job."""
 
 from dataclasses import dataclass, replace
 
+from sim.content import schema
 from sim.content.load import Content, ContentError
 
 
@@ -49,6 +50,7 @@ class Loadout:
     one_shot: tuple = ()
     backpack: tuple = ()
     location: tuple = ()  # Z-29: flashlight, night-vision goggles
+    declared: tuple = ()  # ((id, n), ...) of the families items.toml declares ([families.NAME])
 
     @classmethod
     def from_options(cls, content: Content, *, character="novice", weapon=None, mods=(), head=None, body=None,
@@ -101,8 +103,11 @@ class Loadout:
                                        "(a deck of one card, the explosives cap, or a card this stalker cannot use)")
                 lost = [i for i in before if i not in added.cards()]
                 if lost:
+                    family = content.items[item_id].family
+                    why = (f"items.toml declares the {family} to hold one ([{schema.DECLARED}.{family}])"
+                           if family in content.holds else "Z-20, Z-24")
                     raise LoadoutError(f"{option}: '{item_id}' and '{lost[0]}' take the same slot; one is active "
-                                       "(Z-20, Z-24); keep one")
+                                       f"({why}); keep one")
                 loadout = added
         return loadout
 
@@ -111,7 +116,7 @@ class Loadout:
         out = {}
         singles = [self.weapon, *self.mods, self.head, self.body, self.escape_item, *self.movement, *self.avoidance,
                    *self.one_shot, *self.backpack, *self.location]
-        for item_id, n in [(i, 1) for i in singles if i] + list(self.healing) + list(self.explosives):
+        for item_id, n in [(i, 1) for i in singles if i] + [*self.healing, *self.explosives, *self.declared]:
             out[item_id] = out.get(item_id, 0) + n
         return out
 
@@ -124,7 +129,8 @@ class Loadout:
         loadout from (the firearm before its modifiers)."""
         singles = [self.weapon, *self.mods, self.head, self.body, self.escape_item, *self.movement,
                    *self.avoidance, *self.one_shot, *self.location]
-        return [i for i in singles if i] + [i for i, n in (*self.healing, *self.explosives) for _ in range(n)]
+        return [i for i in singles if i] + [i for i, n in (*self.healing, *self.explosives, *self.declared)
+                                            for _ in range(n)]
 
     def describe(self) -> str:
         """The cards in one line (``glonass, stimulator x2``), or "nothing"."""
@@ -136,7 +142,7 @@ class Loadout:
         Zone-movement and avoidance cards); ``novice: ...`` with the ``character``."""
         parts = ["+".join([self.weapon, *self.mods]) if self.weapon else "no firearm"]
         armour = "/".join(a for a in (self.head, self.body) if a)
-        counted = ", ".join(f"{n} {i}" for i, n in (*self.healing, *self.explosives) if n)
+        counted = ", ".join(f"{n} {i}" for i, n in (*self.healing, *self.explosives, *self.declared) if n)
         parts += [p for p in (armour, counted, self.escape_item, *self.movement, *self.avoidance) if p]
         line = " · ".join(parts)
         return f"{self.character}: {line}" if character else line
@@ -173,6 +179,8 @@ class Loadout:
             fields = {family: (item_id,)}
         elif family == "one_shot":
             fields = {"one_shot": self.one_shot + (item_id,)}
+        elif family in content.holds:
+            fields = {"declared": self._declared_with(content, item_id)}
         else:
             return None
         try:
@@ -190,7 +198,17 @@ class Loadout:
             healing=tuple(p for p in self.healing if p[0] not in gone),
             explosives=tuple(p for p in self.explosives if p[0] not in gone),
             escape_item=None if self.escape_item in gone else self.escape_item,
+            declared=tuple(p for p in self.declared if p[0] not in gone),
             **{f: tuple(i for i in getattr(self, f) if i not in gone) for f in (*ONE_ACTIVE, "one_shot")})
+
+    def _declared_with(self, content: Content, item_id: str) -> tuple:
+        """The ``declared`` cards with one more ``item_id``: it replaces its family's card if the
+        family holds one, else one more of it (``schema.HOLDS``)."""
+        family = content.items[item_id].family
+        counts = {i: n for i, n in self.declared
+                  if content.holds[family] == "counted" or content.items[i].family != family}
+        counts[item_id] = counts.get(item_id, 0) + 1
+        return tuple(counts.items())
 
     def changes(self, content: Content, max_count: int) -> list:
         """Every legal one-card purchase or swap: another firearm (its modifiers
@@ -231,6 +249,11 @@ class Loadout:
         for item in content.family("one_shot"):
             if item.id not in self.one_shot:
                 offer(one_shot=self.one_shot + (item.id,))
+        held = dict(self.declared)
+        for family, holds in content.holds.items():  # the declared families, as they hold (schema.HOLDS)
+            for item in content.family(family):
+                if held.get(item.id, 0) < (max_count if holds == "counted" else 1):
+                    offer(declared=self._declared_with(content, item.id))
         return out
 
     def stalker(self, content: Content) -> Stalker:
@@ -271,11 +294,13 @@ class Loadout:
             for item_id in ids:
                 _family(content, option, item_id, family)
         for option, pairs, family in (("--stims/--medkits", self.healing, "healing"),
-                                      ("--explosives", self.explosives, "explosives")):
+                                      ("--explosives", self.explosives, "explosives"),
+                                      ("--kit", self.declared, None)):
             for item_id, n in pairs:
-                _family(content, option, item_id, family)
+                _family(content, option, item_id, family or _declared_family(content, item_id))
                 if n < 0:
                     raise LoadoutError(f"{option}: {item_id}:{n} is negative; give a count >= 0")
+        self._check_declared(content)
         total = sum(n for _, n in self.explosives)
         cap = content.rules["fight"]["max_explosives"]
         if total > cap:  # Z-18
@@ -292,6 +317,14 @@ class Loadout:
         if self.hp is not None and not 1 <= self.hp <= max_hp:
             raise LoadoutError(f"--hp: {self.hp} is outside 1..{max_hp} (max HP of {self.character})")
         return self
+
+    def _check_declared(self, content):
+        """A family items.toml declares with ``holds = "one"`` has one card of it at a time."""
+        for family, holds in content.holds.items():
+            held = [(i, n) for i, n in self.declared if n and content.items[i].family == family]
+            if holds == "one" and (len(held) > 1 or any(n > 1 for _, n in held)):
+                raise LoadoutError(f"--kit: {card_line(held)}: the {family} hold one card at a time "
+                                   f"([{schema.DECLARED}.{family}] holds = \"one\" in items.toml); keep one")
 
     def _check_backpack(self, content):
         """Z-20: any firearm beyond the active one is stowed; Z-22: a stowed
@@ -331,11 +364,17 @@ def clones(content: Content, item_id: str) -> frozenset:
                      if {k: v for k, v in e.fields.items() if k not in ("name", "price")} == same)
 
 
+def takes_a_slot(content: Content, family: str) -> bool:
+    """Whether a card of ``family`` takes a slot: a ``SLOT_FAMILIES`` family, or a
+    family items.toml declares to hold one card at a time."""
+    return family in SLOT_FAMILIES or content.holds.get(family) == "one"
+
+
 def kind(content: Content, item_id: str) -> frozenset:
     """The cards that do ``item_id``'s job: its slot's cards for a slot card
-    (``SLOT_FAMILIES``; armour: the armour of its slot, Z-24), else its clones."""
+    (``takes_a_slot``; armour: the armour of its slot, Z-24), else its clones."""
     item = content.items[item_id]
-    if item.family not in SLOT_FAMILIES:
+    if not takes_a_slot(content, item.family):
         return clones(content, item_id)
     return frozenset(e.id for e in content.family(item.family)
                      if item.family != "armour" or e["slot"] == item["slot"])
@@ -345,6 +384,12 @@ def _known(option, value, table):
     """``value`` must be an id of ``table``."""
     if value not in table:
         raise LoadoutError(f"{option}: unknown id '{value}'; use one of: {', '.join(table)}")
+
+
+def _declared_family(content, item_id):
+    """The declared family of ``item_id``, or a name no item has (so ``_family`` refuses it)."""
+    item = content.items.get(item_id)
+    return item.family if item is not None and item.family in content.holds else "declared families"
 
 
 def _family(content, option, item_id, family):

@@ -52,4 +52,12 @@ ITEM_FAMILIES = {
 for _fields in ITEM_FAMILIES.values():
     _fields.update({"name": NAME, "price": PRICE, "deck": DECK})
 
+DECLARED = "families"
+"""The items.toml table declaring item families the schema does not know:
+``[families.NAME]`` with ``holds`` (how a stalker carries its cards, ``HOLDS``)
+and ``fields`` (``{field = "int"}``, kinds of ``DECLARED_KINDS``)."""
+HOLDS = {"one": "one active card of the family at a time; another takes its place",
+         "counted": "any number of each card, up to its deck"}
+DECLARED_KINDS = {"int": ("int", True, 0), "bool": ("bool", True, None), "str": ("str", True, None)}
+
 FILES = ("rules.toml", "characters.toml", "items.toml", "monsters.toml")

@@ -1,7 +1,7 @@
 """What each card's effect is measured against: its comparison with a tier's
 reference kit.
 
-A card that takes a slot (``sim.content.loadout.SLOT_FAMILIES``) is measured
+A card that takes a slot (``sim.content.loadout.takes_a_slot``) is measured
 in its slot against the kit with no card of its kind (the stand-alone effect)
 and, when the kit holds another card of that kind, against the kit as it is
 (the upgrade effect). Any other card is one card against the kit with none of
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from sim.content import Content
-from sim.content.loadout import Loadout, SLOT_FAMILIES, card_line, clones, kind
+from sim.content.loadout import Loadout, card_line, clones, kind, takes_a_slot
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,9 @@ class Comparison:
     """One card against a reference kit: ``with_kit`` holds ``count`` of it,
     ``without_kit`` none of its ``kind``; ``held_kit`` is the reference kit when it
     holds another card of the kind (the upgrade's baseline), else None;
-    ``in_kit`` when the reference kit holds the card or a copy; ``reason`` (and no
-    kits) when the card cannot be measured against this kit."""
+    ``in_kit`` when the reference kit holds the card or a copy; ``in_slot`` when the
+    card takes a slot; ``reason`` (and no kits) when the card cannot be measured
+    against this kit."""
 
     card: str
     family: str
@@ -34,6 +35,7 @@ class Comparison:
     without_kit: object = None
     held_kit: object = None
     in_kit: bool = False
+    in_slot: bool = False
     count: int = 1
     reason: str | None = None
 
@@ -43,19 +45,20 @@ def loadout_comparison(content: Content, kit: Loadout, item_id: str) -> Comparis
     item = content.items[item_id]
     own_kind, copies = kind(content, item_id), clones(content, item_id)
     held = set(kit.cards()) & own_kind
-    base = Comparison(item_id, item.family, item["price"], own_kind, "", in_kit=bool(held & copies))
+    base = Comparison(item_id, item.family, item["price"], own_kind, "", in_kit=bool(held & copies),
+                      in_slot=takes_a_slot(content, item.family))
     if item.family == "modifiers" and kit.weapon != item["firearm"]:
         without = kit.with_card(content, item["firearm"])
         basis = f"on a {item['firearm']} in place of {kit.weapon or 'no firearm'}"
     else:
         without = kit.without(own_kind)
-        basis = ("in its slot, against no card of its kind" if item.family in SLOT_FAMILIES else
+        basis = ("in its slot, against no card of its kind" if base.in_slot else
                  f"on the kit's {kit.weapon}" if item.family == "modifiers" else "one card, against none of its copies")
     with_kit = None if without is None else without.with_card(content, item_id)
     if with_kit is None:
         return replace(base, basis=basis, reason=f"the kit has no room for it ({kit.describe()}: a deck or the "
                                                  "explosives cap, Z-11, Z-18)")
-    upgrade = item.family in SLOT_FAMILIES and held and not base.in_kit
+    upgrade = base.in_slot and held and not base.in_kit
     return replace(base, basis=basis, with_kit=with_kit, without_kit=without, held_kit=kit if upgrade else None)
 
 

@@ -54,7 +54,6 @@ import numpy as np
 import polars as pl
 
 from sim.analysis.stats import Z95, paired_batch_interval, t975
-from sim.content.loadout import SLOT_FAMILIES
 from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST
 from sim.economy.shop import SCREEN_BATCHES, contenders, mean_outcome, plausible_strategies
 from sim.run.results import json_safe
@@ -188,7 +187,7 @@ def measure_kit(comparisons, outcomes: dict, *, trials, selection, batches, resa
         home = not no_use and _worse(sw, swo)
         effect = CardEffect(c, diff, no_use, home, _valued(diff, home, resample),
                             strategies=(played[c.with_kit], played[c.without_kit]))
-        if c.family in SLOT_FAMILIES:
+        if c.in_slot:
             if c.in_kit:  # the card the kit holds: no upgrade over itself
                 effect.upgrade = Estimate(0.0, np.zeros(len(resample)))
             elif c.held_kit is None:  # the kit holds none of its kind: the upgrade is the card
