@@ -7,6 +7,7 @@ at once with ``zonesim: interrupted`` and exit code 130.
 """
 
 import functools
+import inspect
 import json
 import os
 import signal
@@ -134,6 +135,40 @@ def counts(option: str, values: List[str]) -> dict:
                 raise UsageProblem(f"{option}: '{part}' is not ID:COUNT; write e.g. {option} stimulator:2") from None
             out[item_id] = out.get(item_id, 0) + n
     return out
+
+
+CARDS = {"character": (Character, "novice"), "weapon": (Weapon, None), "mods": (Mods, ""), "head": (Head, None),
+         "body": (Body, None), "stims": (Stims, []), "medkits": (Medkits, []), "explosives": (Explosives, []),
+         "escape_item": (EscapeItem, None), "reputation": (Reputation, None), "movement": (Movement, ""),
+         "avoidance": (Avoidance, ""), "one_shot": (OneShot, ""), "kit": (Kit, None)}
+"""The card options, in the order of a command's help: each option's type and default."""
+ZONE_CARDS = ("movement", "avoidance", "one_shot")
+"""The card options of the Zone (Z-25..Z-30), for the commands that cross it."""
+
+
+def card_options(zone: bool = True):
+    """Give a command the card options (``CARDS``; without ``ZONE_CARDS`` unless ``zone``): they take
+    the place of its ``loadout`` parameter in its signature (and its help), and reach it as one dict,
+    the loadout arguments of ``sim.api`` (``loadout_args``). A card option is added here once."""
+    names = [name for name in CARDS if zone or name not in ZONE_CARDS]
+
+    def wrap(command):
+        signature = inspect.signature(command)
+        params = list(signature.parameters.values())
+        at = [p.name for p in params].index("loadout")
+        cards = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=CARDS[name][1],
+                                   annotation=CARDS[name][0]) for name in names]
+
+        @functools.wraps(command)
+        def with_cards(**options):
+            return command(loadout=loadout_args(**{name: options.pop(name) for name in names}), **options)
+
+        with_cards.__signature__ = signature.replace(parameters=params[:at] + cards + params[at + 1:])
+        with_cards.__annotations__ = {**{k: v for k, v in command.__annotations__.items() if k != "loadout"},
+                                      **{name: CARDS[name][0] for name in names}}
+        return with_cards
+
+    return wrap
 
 
 def loadout_args(*, character, weapon, mods, head, body, stims, medkits, explosives, escape_item, reputation,

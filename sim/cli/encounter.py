@@ -6,26 +6,16 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Kit, Medkits, Mods,
-                            Reputation, Resume, Seed, Stims, Threads, Weapon, announce_compile, app, built_in,
-                            loadout_args, outcome_row, outcome_table, progress, show)
+from sim.cli.common import (ContentDir, Json, Resume, Seed, Threads, announce_compile, app, built_in, card_options,
+                            outcome_row, outcome_table, progress, show)
 
 
 @app.command()
+@card_options(zone=False)
 def encounter(
     monster: Annotated[List[str], typer.Option("--monster", "-m", metavar="ID", help="Monster id; repeat for a group "
                                                                                      "fought at once.")],
-    character: Character = "novice",
-    weapon: Weapon = None,
-    mods: Mods = "",
-    head: Head = None,
-    body: Body = None,
-    stims: Stims = [],
-    medkits: Medkits = [],
-    explosives: Explosives = [],
-    escape_item: EscapeItem = None,
-    reputation: Reputation = None,
-    kit: Kit = None,
+        loadout: dict = None,
     hp: Annotated[Optional[int], typer.Option(help="HP at the start of the fight (default: full).")] = None,
     strategy: Annotated[str, typer.Option(metavar="NAME",
                                           help=f"{built_in('fight')}, or FILE.py:NAME.")] = "fighter",
@@ -59,14 +49,11 @@ def encounter(
       zonesim encounter -m chimera --weapon ak47 --reputation 5 --escape-item camo_cloak \\
           --strategy runner --exact
     """
-    kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
-                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
-                       kit=kit)
     label = "fights" if target_ci is None else f"fights (until CI < {target_ci})"
     with progress(label) as update:
         fight = api.encounter(monster, hp=hp, strategy=strategy, trials=trials, seed=seed, exact=exact,
                               target_ci=target_ci, chunk=chunk, threads=threads, out=out, resume=resume,
-                              content=content, on_start=announce_compile, on_progress=update, **kit)
+                              content=content, on_start=announce_compile, on_progress=update, **loadout)
     show(as_json, fight.summary, lambda: _print_table(fight, out))
 
 

@@ -6,31 +6,17 @@ from typing import Annotated, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Avoidance, Body, Character, Chunk, ContentDir, EscapeItem, Explosives, Head, Json,
-                            Kit, Medkits, Mods, Movement, OneShot, Reputation, Resume, Scheduler, Seed, Stims,
-                            Threads, Weapon, Workers, announce_compile, app, built_in, loadout_args, outcome_row,
-                            outcome_table, progress, show)
+from sim.cli.common import (Chunk, ContentDir, Json, Resume, Scheduler, Seed, Threads, Workers, announce_compile, app,
+                            built_in, card_options, outcome_row, outcome_table, progress, show)
 
 
 @app.command()
+@card_options()
 def journey(
     strategy: Annotated[str, typer.Option(metavar="NAME", help=f"Journey strategy: {built_in('journey')}, or "
                                                                "FILE.py:NAME (a JourneyStrategy).")
                         ] = "greedy",
-    character: Character = "novice",
-    weapon: Weapon = None,
-    mods: Mods = "",
-    head: Head = None,
-    body: Body = None,
-    stims: Stims = [],
-    medkits: Medkits = [],
-    explosives: Explosives = [],
-    escape_item: EscapeItem = None,
-    reputation: Reputation = None,
-    movement: Movement = "",
-    avoidance: Avoidance = "",
-    one_shot: OneShot = "",
-    kit: Kit = None,
+        loadout: dict = None,
     days: Annotated[int, typer.Option(help="Days in the campaign (one turn = one day).")] = 30,
     trials: Annotated[int, typer.Option(help="Campaigns to simulate.")] = 200_000,
     seed: Seed = 1,
@@ -63,13 +49,10 @@ def journey(
       zonesim journey --weapon ak47 --trials 3000000 --workers 2 --out results/journey
       zonesim journey --weapon ak47 --trials 3000000 --workers 2 --out results/journey --resume
     """
-    kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
-                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
-                       movement=movement, avoidance=avoidance, one_shot=one_shot, kit=kit)
     with progress("journeys") as update:
         campaigns = api.journey(strategy=strategy, days=days, trials=trials, seed=seed, chunk=chunk, threads=threads,
                                 scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
-                                on_start=announce_compile, on_progress=update, **kit)
+                                on_start=announce_compile, on_progress=update, **loadout)
     show(as_json, campaigns.summary, lambda: _print_journey(campaigns, out))
 
 

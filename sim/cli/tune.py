@@ -6,31 +6,18 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Kit,
-                            Medkits, Mods, Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads,
-                            Weapon, Workers, app, loadout_args, progress, seed_option, show, wide_console)
+from sim.cli.common import (ContentDir, Json, Monsters, Resume, Scheduler, Threads, Workers, app, card_options,
+                            progress, seed_option, show, wide_console)
 from sim.cli.economy import OPPONENTS, Days, Opponents, tier_line
 from sim.errors import UsageProblem
 from sim.options import name_list
 
 
 @app.command()
+@card_options()
 def tune(
     monster: Monsters = [],
-    character: Character = "novice",
-    weapon: Weapon = None,
-    mods: Mods = "",
-    head: Head = None,
-    body: Body = None,
-    stims: Stims = [],
-    medkits: Medkits = [],
-    explosives: Explosives = [],
-    escape_item: EscapeItem = None,
-    reputation: Reputation = None,
-    movement: Movement = "",
-    avoidance: Avoidance = "",
-    one_shot: OneShot = "",
-    kit: Kit = None,
+        loadout: dict = None,
     objective: Annotated[str, typer.Option(help="equal-value: every card at the price its value in G earns; "
                                                 "target-finish=P (--mode stalkeriada): the exit visa's or the "
                                                 "loot's prices (--move) at which a share P of games has a "
@@ -92,11 +79,8 @@ def tune(
       zonesim tune --mode stalkeriada --strategy cautious
       zonesim tune --mode stalkeriada --objective target-finish=0.5 --move loot --trials 2000
     """
-    kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
-                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
-                       movement=movement, avoidance=avoidance, one_shot=one_shot, kit=kit)
     scenario = dict(monsters=monster, mode=mode, strategies=strategy, opponents=name_list(opponents), seed=seed,
-                    out=out, content=content, **kit)
+                    out=out, content=content, **loadout)
     if objective.startswith("target-finish"):
         if resume:
             raise UsageProblem("--resume: not for --objective target-finish (ten short bisection steps); run it "

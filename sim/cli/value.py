@@ -6,9 +6,8 @@ from typing import Annotated, List, Optional
 import typer
 
 from sim import api
-from sim.cli.common import (Avoidance, Body, Character, ContentDir, EscapeItem, Explosives, Head, Json, Kit,
-                            Medkits, Mods, Monsters, Movement, OneShot, Reputation, Resume, Scheduler, Stims, Threads,
-                            Weapon, Workers, app, built_in, loadout_args, progress, seed_option, show)
+from sim.cli.common import (ContentDir, Json, Monsters, Resume, Scheduler, Threads, Workers, app, built_in,
+                            card_options, progress, seed_option, show)
 from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_objectives, print_shapley, print_values
 from sim.errors import UsageProblem
 from sim.options import name_list
@@ -20,22 +19,10 @@ Mode = Annotated[Optional[str], typer.Option(help="A scenario instead of economy
 
 
 @app.command()
+@card_options()
 def value(
     monster: Monsters = [],
-    character: Character = "novice",
-    weapon: Weapon = None,
-    mods: Mods = "",
-    head: Head = None,
-    body: Body = None,
-    stims: Stims = [],
-    medkits: Medkits = [],
-    explosives: Explosives = [],
-    escape_item: EscapeItem = None,
-    reputation: Reputation = None,
-    movement: Movement = "",
-    avoidance: Avoidance = "",
-    one_shot: OneShot = "",
-    kit: Kit = None,
+        loadout: dict = None,
     mode: Mode = None,
     strategy: Annotated[List[str], typer.Option(metavar="NAME", help="The strategy family (repeat); each tier plays "
                                                 "the strongest of them. Fights: "
@@ -120,16 +107,13 @@ def value(
       zonesim value --mode journey --weapon ak47 --body vest --strategy greedy
       zonesim value --mode stalkeriada --strategy cautious --strategy jelly
     """
-    kit = loadout_args(character=character, weapon=weapon, mods=mods, head=head, body=body, stims=stims,
-                       medkits=medkits, explosives=explosives, escape_item=escape_item, reputation=reputation,
-                       movement=movement, avoidance=avoidance, one_shot=one_shot, kit=kit)
     with progress("valuing cards") as update:
         result = api.value(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
                            days=days, opponents=name_list(opponents), trials=trials, selection=selection,
                            quick=quick, view=view, synergy=synergy, pairs=_pairs(pair), seed=seed,
                            objective=objective, by_objective=by_objective, shapley=shapley, threads=threads,
                            scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
-                           on_progress=update, **kit)
+                           on_progress=update, **loadout)
     show(as_json, result.to_json, lambda: _print(result))
 
 

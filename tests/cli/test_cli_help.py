@@ -36,3 +36,20 @@ def test_card_help_names_every_card_of_the_shipped_content_and_kit_every_family(
         elif card.family in option:
             assert card.id in params[option[card.family]], card.id
     assert all(family in params["kit"] for family in ITEM_FAMILIES)
+
+
+@pytest.mark.parametrize("command, zone", [("encounter", False), ("journey", True), ("value", True),
+                                           ("tune", True)])
+def test_every_command_that_equips_a_stalker_takes_the_card_options_of_one_table(command, zone):
+    """The card options are written once (``CARDS``): each command that equips a stalker takes
+    all of them in their order (the Zone's cards where the stalker crosses the Zone), with their
+    defaults, and they reach the run as one loadout."""
+    from sim.cli.common import CARDS, ZONE_CARDS
+    from tests.conftest import zonesim
+
+    params = [p for p in typer.main.get_command(sim.cli.app).commands[command].params if p.name in CARDS]
+    assert [p.name for p in params] == [n for n in CARDS if zone or n not in ZONE_CARDS]
+    assert all(p.default == CARDS[p.name][1] or p.default == () and CARDS[p.name][1] == [] for p in params)
+    if command == "encounter":
+        proc = zonesim(command, "-m", "snork", "--trials", 100, "--weapon", "ak47", "--mods", "rebored,bogus")
+        assert proc.returncode == 2 and "'bogus'" in proc.stderr and "--mods" in proc.stderr
