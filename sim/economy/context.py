@@ -498,16 +498,23 @@ class TableContext(Context):
         return write_shop_prices(Path(self.content.directory), target, prices)
 
 
-def declared(content: Content, settings: EconomyContext, *, view=None, client=None, store=None) -> Context:
-    """The declared context of ``economy.toml`` (``settings``), or its sub-view ``view``."""
+def declared(content: Content, settings: EconomyContext, *, view=None, client=None, store=None,
+             campaign=None) -> Context:
+    """The declared context of ``economy.toml`` (``settings``), or its sub-view ``view``.
+    A view buys its kits on the tiers' campaigns: ``campaign``, the declared context a
+    valuation of the same content and settings ran on, lends them with its runs (the same
+    kits, nothing run again); by default they are bought anew."""
     tiers = KitTiers(settings.budgets, (), settings.character, dict(settings.kits))
-    goal = campaign_goal(content, settings)
-    campaign = CampaignContext(
-        content, "journey", settings.objective.unit, campaign_words(settings.objective, settings.days, goal),
-        settings.seed, settings.valuation_trials, settings.selection_trials, settings.batches, settings.bootstrap,
-        settings.price_step, settings.max_count, client, store, days=settings.days, objective=settings.objective,
-        objectives=settings.objectives, goal_orders=goal, strategies=settings.strategies, tier_plan=tiers,
-        declared=True)
+    if campaign is None:
+        goal = campaign_goal(content, settings)
+        campaign = CampaignContext(
+            content, "journey", settings.objective.unit, campaign_words(settings.objective, settings.days, goal),
+            settings.seed, settings.valuation_trials, settings.selection_trials, settings.batches,
+            settings.bootstrap, settings.price_step, settings.max_count, client, store, days=settings.days,
+            objective=settings.objective, objectives=settings.objectives, goal_orders=goal,
+            strategies=settings.strategies, tier_plan=tiers, declared=True)
+    elif (campaign.content.digest, campaign.seed, campaign.tier_plan) != (content.digest, settings.seed, tiers):
+        raise ValueError("declared: the lent campaign is of other content or settings")
     if view is None:
         return campaign
     sub = settings.view(view)

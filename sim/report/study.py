@@ -55,6 +55,8 @@ class Study:
     findings: dict = field(default_factory=dict)  # [findings]: the thresholds of sim.report.findings
     client: object = field(default=None, repr=False, compare=False)
     """A Dask client (``--workers``/``--scheduler``) the steps run their chunks on; None: this machine."""
+    campaigns: dict = field(default_factory=dict, repr=False, compare=False)
+    """The economy step's campaign context (key ``"declared"``), whose kits and runs the fights view reuses."""
 
 
 def load_study(content: Content, quick: bool) -> Study:
@@ -276,6 +278,7 @@ def economy_step(content, study, out):
 
     s = Section("Item economy: what every card is worth in G")
     result = value_cards(declared(content, load_context(content, quick=study.quick), client=study.client))
+    study.campaigns["declared"] = result.context
     value_section(s, result, out, "economy", "Value of every card in G beside its price (journey campaigns)",
                   "the event tables, monster groups and order deck (journey.toml), the bestiary (monsters.toml), "
                   "item numbers and prices (items.toml), the objective (economy.toml)")
@@ -303,7 +306,7 @@ def economy_fights_step(content, study, out):
 
     s = Section("Item economy in fights: what every card is worth against the monsters the campaigns meet")
     result = value_cards(declared(content, load_context(content, quick=study.quick), view="fights",
-                                  client=study.client))
+                                  client=study.client, campaign=study.campaigns.get("declared")))
     s.text("The same budget tiers on another outcome: the chance to survive one monster encounter, the monster "
            "groups weighted by how often each tier's campaigns meet them (their hex entries and the event tables "
            "of journey.toml, Z-39), every fight fought to its end (a runner at reputation 0 escapes every fight, "

@@ -29,9 +29,10 @@ def quick():
 
 
 @pytest.fixture(scope="module")
-def fights():
+def fights(quick):
+    """The fights view on the campaign kits of ``quick`` (lent, not bought again: ``declared``'s ``campaign``)."""
     content = load_content()
-    return value_cards(declared(content, load_context(content, quick=True), view="fights"))
+    return value_cards(declared(content, load_context(content, quick=True), view="fights", campaign=quick.context))
 
 
 def _tier_rows(result):
@@ -244,7 +245,7 @@ def test_a_copy_is_worth_its_original_and_more_defence_is_worth_no_less(tmp_path
     assert rows["glonass"]["value_g"] == rows["glonass_b"]["value_g"] > 0
     assert rows["glonass"]["value_g_ci95"] == rows["glonass_b"]["value_g_ci95"]
     assert rows["glonass"]["reservation_g"] <= 600 + 1e-9  # the copy's price caps what he would pay
-    fights = value_cards(declared(content, settings, view="fights"))
+    fights = value_cards(declared(content, settings, view="fights", campaign=result.context))
     rows = {r["item"]: r for r in fights.tiers[0].rows}
     for strong, weak in (("vest", "leather_jacket"), ("exoskeleton", "vest"), ("sphere_helmet", "helmet")):
         assert rows[strong]["value_g"] >= rows[weak]["value_g_ci95"][0], (rows[strong], rows[weak])
