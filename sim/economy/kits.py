@@ -123,5 +123,5 @@ def shop_comparisons(shop: dict, kit: ShopKit, cards) -> list:
         n = held or (2 if item == "nut" else 1)
         out.append(Comparison(item, "stalkeriada shop", shop[item], frozenset([item]),
                               f"{n} bought by the planner, against none", kit.with_count(item, n),
-                              kit.with_count(item, 0), None, held > 0, n))
+                              kit.with_count(item, 0), in_kit=held > 0, count=n))
     return out
