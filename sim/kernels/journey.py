@@ -388,16 +388,16 @@ def _gain_xp(view, js, levels, setup, xp):
 
 
 @njit(cache=True)
-def _fight_group(view, js, params, asks, rng, fns, group, monsters, levels, setup, used):
-    """A monster event: the fight kernel's fight against the group (Z-38). True if dead."""
+def _fight_group(view, js, params, asks, rng, fns, groups, g, monsters, levels, setup, used):
+    """A monster event: the fight kernel's fight against group ``g`` (Z-38). True if dead."""
     escape, target, weapon, heal, rescue = fns
-    size = group[G_SIZE]
+    size = groups[g, G_SIZE]
     view[F.N_MON] = size
     view[F.N_ALIVE] = size
     view[F.ROUND] = 0
     view[F.TARGET] = 0
     for i in range(size):
-        m = group[G_MONSTER0 + i]
+        m = groups[g, G_MONSTER0 + i]
         view[F.mon_hp(view, i)] = monsters[m, MN_HP]
         o = F.mon_slot(view, i)
         view[o + F.M_MAX_HP] = monsters[m, MN_HP]
@@ -409,8 +409,9 @@ def _fight_group(view, js, params, asks, rng, fns, group, monsters, levels, setu
         js[KILLS] += size
         hp_killed = 0
         for i in range(size):
-            js[TROPHY] += monsters[group[G_MONSTER0 + i], MN_TROPHY]
-            hp_killed += monsters[group[G_MONSTER0 + i], MN_HP]
+            m = groups[g, G_MONSTER0 + i]
+            js[TROPHY] += monsters[m, MN_TROPHY]
+            hp_killed += monsters[m, MN_HP]
         js[INFLUENCE] += setup[SU_INFLUENCE_PER_WIN]  # K-06
         _gain_xp(view, js, levels, setup, setup[SU_XP_PER_HP] * hp_killed)  # K-08
     return outcome == F.DEATH
@@ -427,63 +428,64 @@ def _hurt(view, params, rescue, damage, used):
 
 
 @njit(cache=True)
-def _trap(view, js, params, rng, rescue, trap, setup, used):
+def _trap(view, js, params, rng, rescue, traps, t, setup, used):
     """Z-30, Z-39: avoided by item or a d6 (an item's threshold is stated against
     the content's baseline), else dice damage through armour. True if dead."""
     if js[AVOID_ALWAYS] != 0:
         return False
-    threshold = trap[T_AVOID_ON] - (setup[SU_AVOID_BASELINE] - js[AVOID_ON])
+    threshold = traps[t, T_AVOID_ON] - (setup[SU_AVOID_BASELINE] - js[AVOID_ON])
     if die(rng, TRAP, 6) >= threshold:
         return False
-    damage = roll(rng, TRAP, trap[T_DICE], 6) + trap[T_BONUS] - view[F.DEFENCE]
+    damage = roll(rng, TRAP, traps[t, T_DICE], 6) + traps[t, T_BONUS] - view[F.DEFENCE]
     return _hurt(view, params, rescue, damage, used)
 
 
 @njit(cache=True)
-def _skill_event(view, js, params, rng, rescue, event, setup, used):
+def _skill_event(view, js, params, rng, rescue, skills, s, setup, used):
     """K-01..K-03, K-06..K-08: a skill test on the stalker's attribute, one
     Influence re-roll, then damage and missed turns. True if dead."""
     extra_one_fails = setup[SU_EXTRA_ONE_FAILS] != 0
-    value = js[ATTR0 + event[S_ATTRIBUTE]]
-    passed, _ = skill_test(rng, SKILL, value, 0, event[S_TARGET], extra_one_fails)
+    value, target = js[ATTR0 + skills[s, S_ATTRIBUTE]], skills[s, S_TARGET]
+    passed, _ = skill_test(rng, SKILL, value, 0, target, extra_one_fails)
     if not passed and js[INFLUENCE] >= setup[SU_REROLL_COST]:
         js[INFLUENCE] -= setup[SU_REROLL_COST]
-        passed, _ = skill_test(rng, SKILL, value, 0, event[S_TARGET], extra_one_fails)
+        passed, _ = skill_test(rng, SKILL, value, 0, target, extra_one_fails)
     if passed:
         return False
-    if _hurt(view, params, rescue, roll(rng, SKILL, event[S_DAMAGE_DICE], 6), used):
+    if _hurt(view, params, rescue, roll(rng, SKILL, skills[s, S_DAMAGE_DICE], 6), used):
         return True
-    js[MISSED] += event[S_MISSED]
+    js[MISSED] += skills[s, S_MISSED]
     return False
 
 
-@njit(cache=True)
-def _hex_event(view, js, params, asks, rng, fns, level, tables, setup, used):
-    """Z-39: draw and resolve the event of a hex of danger ``level``. True if dead."""
-    weights, groups, monsters, traps, skills, finds, levels = tables[:7]
+@njit(inline="always", cache=True)
+def _hex_event(view, js, params, asks, rng, fns, level, events, plan, n_all, setup, used):
+    """Z-39: draw and resolve the event of a hex of danger ``level`` (``events``: the
+    first seven ``tables``). True if dead."""
+    weights, groups, monsters, traps, skills, finds, levels = events
     kind = _event_kind(rng, weights, level)
     if kind == MONSTER:
         g = _band_pick(rng, groups, level)
         if g >= 0:
-            return _fight_group(view, js, params, asks, rng, fns, groups[g], monsters, levels, setup, used)
+            return _fight_group(view, js, params, asks, rng, fns, groups, g, monsters, levels, setup, used)
     elif kind == TRAP_EVENT:
         t = _band_pick(rng, traps, level)
         if t >= 0:
-            return _trap(view, js, params, rng, fns[4], traps[t], setup, used)
+            return _trap(view, js, params, rng, fns[4], traps, t, setup, used)
     elif kind == SKILL_EVENT:
         s = _band_pick(rng, skills, level)
         if s >= 0:
-            return _skill_event(view, js, params, rng, fns[4], skills[s], setup, used)
+            return _skill_event(view, js, params, rng, fns[4], skills, s, setup, used)
     elif kind == FIND:
         f = _band_pick(rng, finds, level)
         if f >= 0 and finds[f, FD_KIND] == FIND_ITEM:
-            _found_item(view, js, tables[7], finds[f, FD_AMOUNT], setup, tables[8].shape[1])
+            _found_item(view, js, plan, finds[f, FD_AMOUNT], setup, n_all)
         elif f >= 0:
             js[MONEY if finds[f, FD_KIND] == FIND_MONEY else ARTEFACT] += finds[f, FD_AMOUNT]
     return False
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _wants(view, js, plan, r, setup):
     """Whether the stalker wants one more of shopping-list entry ``r`` (never a
     space gate once one was used: it is out of the game, Z-28)."""
@@ -584,7 +586,7 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, order
     steps; K-07 missed turns; Z-13 a trade ends the day; K-05 the asset limit at
     the end of a day)."""
     cost, epicentre, danger, base_of_hex, is_base, location = hexes
-    plan, sells, discards = tables[7], tables[8], tables[9]
+    plan, sells, discards, events = tables[7], tables[8], tables[9], tables[:7]
     setup = vectors[0]
     n_all = sells.shape[1]
     cache0, size = blocks(n_all)[1], cache_size(n_all, _n_items(view))
@@ -630,7 +632,7 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, order
             location_left -= from_location
             js[HEX] = n
             traffic[n] += 1
-            if _hex_event(view, js, params, asks, rng, fns, danger[n], tables, setup, used):
+            if _hex_event(view, js, params, asks, rng, fns, danger[n], events, plan, n_all, setup, used):
                 _die_and_replace(view, js, plan, setup, n_all, deaths_at, day, orders, dist, rng)
                 break
             if js[MISSED] > 0:
@@ -641,7 +643,7 @@ def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, order
             _asset_limit(view, js, plan, setup, discards, n_all)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _fly(js, orders, dist, setup, is_base, n_all, size):
     """Z-27, Z-28 at the start of a day: a helicopter call to the military base
     when that is the goal (the card goes back to its deck), else a space gate to
