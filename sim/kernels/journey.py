@@ -211,7 +211,8 @@ def _die_and_replace(view, js, plan, setup, n_all, deaths_at, day, orders, dist,
     js[HEX], js[MONEY], js[REP], js[TROPHY], js[ARTEFACT] = setup[SU_START_HEX], setup[SU_REPLACEMENT_MONEY], 0, 0, 0
     js[MISSED] = 0
     js[XP], js[LEVEL] = 0, 1  # a new stalker (K-04); Influence is the player's (K-06)
-    js[ATTR0:REACH0] = setup[SU_ATTR0:SU_ATTR0 + MAX_ATTRIBUTES]
+    for a in range(MAX_ATTRIBUTES):
+        js[ATTR0 + a] = setup[SU_ATTR0 + a]
     view[F.MAX_HP] = view[F.MAX_HP] - js[LEVEL_HP_GAINED]
     js[LEVEL_HP_GAINED] = 0
     view[F.HP] = view[F.MAX_HP]
@@ -237,7 +238,8 @@ def _recover_cache(view, js, plan, setup, n_all, k):
     for i in range(n_items):
         view[_item_slot(view, i)] += js[at + CH_OWN0 + n_all + i]
     end = blocks(n_all)[1] + js[N_CACHES] * size
-    js[at:end - size] = js[at + size:end].copy()
+    for i in range(at, end - size):  # forward: each word moves down by ``size``
+        js[i] = js[i + size]
     js[N_CACHES] -= 1
     _wear(view, js, plan, setup)
 
@@ -579,7 +581,10 @@ def _complete_order(view, js, orders, dist, levels, setup, day, rng):
     _take_order(js, orders, dist, setup, rng)
 
 
-@njit(cache=True)
+# ``_nrt=False``: a campaign allocates no array, so numba's reference counting is
+# switched off here; with it, every helper's array arguments cost an atomic
+# increment and decrement per call (bench/journey.py).
+@njit(cache=True, _nrt=False)
 def journey_once(view, js, params, asks, rng, fns, days, hexes, hop, dist, orders, tables, vectors,
                  used, traffic, deaths_at, purchases):
     """One campaign of up to ``days`` days (Z-34: a day's steps; Z-29 location
