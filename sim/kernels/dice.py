@@ -30,15 +30,21 @@ def ways_to_roll(total, n, sides):
     return ways
 
 
+TABLED_DICE = 12
+"""Sums of up to this many d6 are counted once, at import (``D6_WAYS``)."""
+D6_WAYS = np.array([[ways_to_roll.py_func(s, n, 6) for s in range(6 * TABLED_DICE + 1)]
+                    for n in range(TABLED_DICE + 1)], dtype=np.int64)
+
+
 @njit(cache=True)
 def expected_damage(n, bonus, defence):
-    """E[max(0, NdS6 + bonus - defence)]: a hit's mean damage (Z-15, Z-23)."""
+    """E[max(0, NdS6 + bonus - defence)]: a hit's mean damage (Z-15, Z-23), over
+    the sums that deal damage (the strategies ask it every decision)."""
     outcomes = 6.0 ** n
     mean = 0.0
-    for s in range(n, 6 * n + 1):
-        d = s + bonus - defence
-        if d > 0:
-            mean += d * ways_to_roll(s, n, 6) / outcomes
+    for s in range(max(n, defence - bonus + 1), 6 * n + 1):
+        ways = D6_WAYS[n, s] if n <= TABLED_DICE else ways_to_roll(s, n, 6)
+        mean += (s + bonus - defence) * ways / outcomes
     return mean
 
 

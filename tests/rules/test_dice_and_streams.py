@@ -141,3 +141,26 @@ def test_roll_is_the_sum_of_the_same_dice(sides):
             for n in range(0, 11):
                 single, a, rolled, b = both(seed, skip, n, sides)
                 assert rolled == single and np.array_equal(a, b), (seed, skip, n)
+
+
+@pytest.mark.parametrize("n,bonus,defence", [(0, 3, 1), (1, 0, 0), (2, 1, 4), (3, 0, 9), (4, 2, 20), (4, 0, 30),
+                                             (13, 1, 40)])
+def test_z15_z23_expected_damage_is_the_mean_over_every_roll(n, bonus, defence):
+    """A hit's mean damage, E[max(0, NdS6 + bonus - defence)], from the tabled
+    sums (up to ``TABLED_DICE`` dice) or counted (more), equals the mean over
+    every roll of the dice (by the distribution of the sum for 13 dice)."""
+    from itertools import product
+
+    from sim.kernels.dice import TABLED_DICE, expected_damage
+
+    if n <= 4:
+        rolls = [sum(r) for r in product(range(1, 7), repeat=n)]
+        exact = sum(max(0, s + bonus - defence) for s in rolls) / len(rolls)
+    else:
+        assert n > TABLED_DICE
+        pmf = np.zeros(6 * n + 1)
+        pmf[0] = 1.0
+        for _ in range(n):
+            pmf = np.convolve(pmf, np.r_[0, np.full(6, 1 / 6)])[:6 * n + 1]
+        exact = sum(p * max(0, s + bonus - defence) for s, p in enumerate(pmf))
+    assert expected_damage(n, bonus, defence) == pytest.approx(exact, rel=1e-12, abs=1e-15)
