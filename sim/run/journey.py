@@ -74,13 +74,9 @@ def shopping_tables(content: Content, loadout: Loadout, template, hexmap, shops)
     loadout (Z-11), as int64 arrays."""
     ids = list(content.items)
     items = content.items
-    heal_ids = [e.id for e in content.family("healing")]
-    expl_ids = [e.id for e in content.family("explosives")]
-
-    def slot(item_id):
-        if item_id in heal_ids:
-            return template[F.HEAL_N0] + heal_ids.index(item_id)
-        return template[F.EXPL_N0] + expl_ids.index(item_id)
+    index = {item_id: k for k, item_id in enumerate(ids)}
+    slots = {e.id: template[F.HEAL_N0] + k for k, e in enumerate(content.family("healing"))}
+    slots |= {e.id: template[F.EXPL_N0] + k for k, e in enumerate(content.family("explosives"))}
 
     rows = []
     single = [(loadout.weapon, J.K_FIREARM, "dice"), *((m, J.K_MOD, "bonus") for m in loadout.mods),
@@ -91,20 +87,20 @@ def shopping_tables(content: Content, loadout: Loadout, template, hexmap, shops)
               *((m, J.K_LOCATION, "steps") for m in loadout.location)]
     for item_id, kind, value in single:
         if item_id:
-            rows.append([ids.index(item_id), kind, 1, items[item_id][value] if value else 0,
+            rows.append([index[item_id], kind, 1, items[item_id][value] if value else 0,
                          int(items[item_id].fields.get("always", False)), items[item_id]["price"], -1])
     for pairs, kind in ((loadout.healing, J.K_HEAL), (loadout.explosives, J.K_EXPL)):
         for item_id, n in pairs:
-            rows.append([ids.index(item_id), kind, n, 0, 0, items[item_id]["price"], slot(item_id)])
+            rows.append([index[item_id], kind, n, 0, 0, items[item_id]["price"], slots[item_id]])
     plan = np.array(rows, dtype=np.int64).reshape(len(rows), 7)
     sells = np.zeros((len(hexmap.bases), len(ids)), np.int64)
     for b, base in enumerate(hexmap.bases):
         for item_id in shops.get(base.id, ()):
-            sells[b, ids.index(item_id)] = 1
+            sells[b, index[item_id]] = 1
     carried = loadout.cards()
-    discard = sorted(ids, key=lambda i: (items[i]["price"], -ids.index(i)))  # K-05: the cheapest first
-    discards = np.array([[ids.index(i), slot(i) if i in heal_ids or i in expl_ids else -1, carried.get(i, 0)]
-                         for i in discard], dtype=np.int64).reshape(len(discard), 3)
+    discard = sorted(ids, key=lambda i: (items[i]["price"], -index[i]))  # K-05: the cheapest first
+    discards = np.array([[index[i], slots.get(i, -1), carried.get(i, 0)] for i in discard],
+                        dtype=np.int64).reshape(len(discard), 3)
     deck0 = np.array([items[i]["deck"] - carried.get(i, 0) for i in ids], dtype=np.int64)
     return plan, sells, discards, deck0
 
