@@ -30,10 +30,20 @@ def ways_to_roll(total, n, sides):
     return ways
 
 
+def _d6_ways(max_dice):
+    """``[n, s]``: the ways ``n`` d6 sum to ``s``, for 0 .. ``max_dice`` dice (exact, by
+    adding one die at a time; plain numpy, so importing compiles nothing)."""
+    table = np.zeros((max_dice + 1, 6 * max_dice + 1), np.int64)
+    table[0, 0] = 1
+    for n in range(1, max_dice + 1):
+        for face in range(1, 7):
+            table[n, face:] += table[n - 1, :table.shape[1] - face]
+    return table
+
+
 TABLED_DICE = 12
 """Sums of up to this many d6 are counted once, at import (``D6_WAYS``)."""
-D6_WAYS = np.array([[ways_to_roll.py_func(s, n, 6) for s in range(6 * TABLED_DICE + 1)]
-                    for n in range(TABLED_DICE + 1)], dtype=np.int64)
+D6_WAYS = _d6_ways(TABLED_DICE)
 
 
 @njit(cache=True)
