@@ -143,6 +143,16 @@ def test_roll_is_the_sum_of_the_same_dice(sides):
                 assert rolled == single and np.array_equal(a, b), (seed, skip, n)
 
 
+def test_z15_the_tabled_d6_sums_are_the_counted_ones():
+    """Every entry of the import-time table of d6 sums equals the ways
+    ``ways_to_roll`` counts (the sums of more dice than it holds)."""
+    from sim.kernels.dice import D6_WAYS, TABLED_DICE, ways_to_roll
+
+    counted = [[ways_to_roll.py_func(s, n, 6) for s in range(6 * TABLED_DICE + 1)] for n in range(TABLED_DICE + 1)]
+    assert D6_WAYS.tolist() == counted
+    assert D6_WAYS.sum(axis=1).tolist() == [6 ** n for n in range(TABLED_DICE + 1)]
+
+
 @pytest.mark.parametrize("n,bonus,defence", [(0, 3, 1), (1, 0, 0), (2, 1, 4), (3, 0, 9), (4, 2, 20), (4, 0, 30),
                                              (13, 1, 40)])
 def test_z15_z23_expected_damage_is_the_mean_over_every_roll(n, bonus, defence):
