@@ -98,6 +98,20 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     return result
 
 
+def economy_check(result, again=None) -> list:
+    """The economy's sanity checks (``sim.economy.sanity``) on a ``value`` result, and against
+    ``again`` (the same valuation at another seed) if given: one line per broken property.
+
+        >>> v, w = value(quick=True), value(quick=True, seed=2)
+        >>> economy_check(v, w)   # [] when twins, dominance, verdicts and seeds all hold
+    """
+    from sim.economy.sanity import problems, seed_problems
+
+    ctx = result.context
+    found = problems(ctx.content, result.items, ctx.price_step)
+    return found + ([] if again is None else seed_problems(result.items, again.items))
+
+
 def _check_new_content(out):
     from sim.errors import UsageProblem
 
@@ -106,17 +120,18 @@ def _check_new_content(out):
 
 
 def tune(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
-         selection=None, rounds=20, damping=1.0, quick=False, seed=None, objective=None, threads=None, scheduler=None,
+         selection=None, rounds=12, damping=1.0, lock=(), quick=False, seed=None, objective=None, threads=None, scheduler=None,
          workers=None, out=None, resume=False, content=None, on_progress=None, **loadout):
     """Every card's price moved toward its value in G (``zonesim tune``), in the context
     ``context()`` gives for the same options: at most ``rounds`` moves, each ``damping``
-    of the way; without ``quick`` the prices settle on the quick counts first. ``out``
+    of the way; without ``quick`` the prices settle on the quick counts first. ``lock``:
+    cards held at their prices, beside economy.toml's ``[prices] locked``. ``out``
     also gets a copy of the content at the tuned prices. A ``TuneResult``.
 
         >>> t = tune(mode="fight", monsters=["bloodsucker"], budgets=[2500], trials=20_000, rounds=2)
         >>> t.prices, t.table(), t.changes()
     """
-    from sim.economy.options import is_scenario, item_list, kit_store
+    from sim.economy.options import economy_settings, is_scenario, item_list, kit_store
     from sim.errors import UsageProblem
     from sim.options import set_threads
 
@@ -127,6 +142,7 @@ def tune(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30
     if rounds < 1:
         raise UsageProblem(f"--rounds: {rounds}; give at least 1")
     wanted = item_list(game, items, mode)
+    item_list(game, lock, mode, "--lock")
     options = dict(quick=quick, seed=seed, view=None, mode=mode, monsters=monsters, strategies=strategies,
                    opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
                    objective=objective)
@@ -142,7 +158,9 @@ def tune(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30
     with cluster(scheduler, workers) as client:
         ctx = make(client, store)
         rough = coarse(client, store) if coarse is not None else None
-        result = tune_prices(ctx, rounds=rounds, damping=damping, items=wanted, coarse=rough,
+        priced = set(ctx.cards())  # economy.toml's locks of the cards this context prices, and --lock's
+        locked = (*(c for c in economy_settings(game, quick, None).locked if c in priced), *lock)
+        result = tune_prices(ctx, rounds=rounds, damping=damping, items=wanted, coarse=rough, locked=locked,
                              on_progress=on_progress)
     if store is not None:
         store.flush()

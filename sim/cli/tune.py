@@ -38,9 +38,11 @@ def tune(
                                                        "2,000).")] = None,
     selection: Annotated[Optional[int], typer.Option(help="Trials per kit the shopper compares in a "
                                                           "scenario.")] = None,
-    rounds: Annotated[int, typer.Option(help="At most this many price moves.")] = 20,
-    damping: Annotated[float, typer.Option(help="Each move takes a price this fraction of the way to its "
-                                                "value.")] = 1.0,
+    rounds: Annotated[int, typer.Option(help="At most this many price moves.")] = 12,
+    damping: Annotated[float, typer.Option(help="The first move takes a price this fraction of the way to its "
+                                                "value; move k takes 2/(k+2) of that.")] = 1.0,
+    lock: Annotated[str, typer.Option(metavar="ID,ID", help="Cards held at their prices (beside economy.toml's "
+                                                            "[prices] locked); they still count in the rate.")] = "",
     quick: Annotated[bool, typer.Option("--quick", help="economy.toml's quick valuation counts throughout (without "
                                                         "it, prices settle on them first and are checked at the "
                                                         "full ones).")] = False,
@@ -60,16 +62,18 @@ def tune(
 ):
     """Tune prices: every card at the price its value in G earns.
 
-    The tiers' kits are bought once, at the content's prices, and held. Each
-    round values every card (as `zonesim value` does) and moves each price
-    --damping of the way to its overall value (its tier values weighted
-    alike), rounded to economy.toml's price step; where a tier's kit would
-    then cost more than its budget, every moving price is scaled down by one
-    common factor until each kit fits. It stops when every price lies inside
-    its value interval, or after --rounds. A card of no use, or whose effect
-    interval includes 0, keeps its price. Without --quick, prices settle on
-    the quick counts first, then are checked (and, if need be, moved) at the
-    full ones. The tuned content is a copy to diff.
+    The tiers' kits are bought once, at the content's prices, and held.
+    Each round values every card (as `zonesim value` does) and moves each
+    price outside its value interval part of the way to its overall value
+    (its tier values weighted alike), rounded to economy.toml's price step.
+    The numeraire: the held kits cost at the tuned prices what they cost at
+    the content's prices, so a G keeps buying what it bought.
+    It stops when every moving price lies inside its value interval, or
+    after --rounds. A card of no use, whose effect interval includes 0, or
+    locked (--lock, [prices] locked) keeps its price. Without --quick,
+    prices settle on the quick counts first, then are checked (and, if need
+    be, moved) at the full ones. The tuned content is a copy to diff
+    (diff.md lists every change).
 
     \b
     Examples:
@@ -96,7 +100,7 @@ def tune(
         raise UsageProblem(f"--objective: '{objective}'; use equal-value, or target-finish=P in --mode stalkeriada")
     with progress("tuning prices") as update:
         result = api.tune(items=name_list(items), budgets=budget, days=days, trials=trials, selection=selection,
-                          rounds=rounds, damping=damping, quick=quick, threads=threads, scheduler=scheduler,
+                          rounds=rounds, damping=damping, lock=name_list(lock), quick=quick, threads=threads, scheduler=scheduler,
                           workers=workers, resume=resume, on_progress=update, **scenario)
     show(as_json, result.to_json, lambda: _print(result, out))
 
@@ -108,17 +112,12 @@ def _print(result, out):
 
     console = wide_console()
     state = ("did not converge (a price still lies outside its value interval)" if not result.converged else
-             "converged below value: the budgets hold the moving prices under their values, which would price a "
-             "buyer out of his kit" if result.budget_bound else
              "converged: every moving price lies in its value interval, the kits held")
     console.print(f"Price tuning · {result.values.caption()}", highlight=False)
     console.print(f"{len(result.history) - 1} price moves; {state} · step {result.context.price_step} G · "
                   f"{result.elapsed_s:.0f} s", highlight=False)
-    factors = result.budget_factors or []
-    scaled = [f for f in factors if f < 1]
-    if scaled:
-        console.print(f"  in {len(scaled)} of {len(factors)} moves the budgets scaled every moving price by one "
-                      f"factor ({min(scaled):.2f}-{max(scaled):.2f}) so that each tier's kit fits", highlight=False)
+    console.print(f"  numeraire: the held kits cost what they cost at the content's prices (values times "
+                  f"{result.levels[-1]:.3f} in the last round)", highlight=False)
     for tier in result.values.tiers:
         console.print("  " + tier_line(tier), highlight=False)
         check = result.kit_check[tier.label]
@@ -142,7 +141,7 @@ def _print(result, out):
                       + "".join(f"; {n}" for n in notes), highlight=False)
     if not result.changes():
         console.print("  no price moved", highlight=False)
-    held = {r["item"]: why for r in result.values.items if (why := held_reason(r))}
+    held = {r["item"]: why for r in result.values.items if (why := held_reason(r, result.locked))}
     if held:
         console.print("  left at their prices: " + "; ".join(f"{i} ({why})" for i, why in held.items()),
                       highlight=False)

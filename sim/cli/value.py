@@ -64,6 +64,11 @@ def value(
                                             "character=ID or reputation=N); repeat.")] = [],
     seed: Annotated[Optional[int], seed_option("Seed (default: economy.toml's); the same seed gives the same "
                                                "numbers on any thread count or cluster.")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Also run the economy's sanity checks on the values: twins "
+                                        "worth the same, a card that does strictly more never valued clearly "
+                                        "below, verdicts read from the intervals, and a second run at the next "
+                                        "seed agreeing within the intervals; one line per problem, exit 1 if "
+                                        "any.")] = False,
     as_json: Json = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="Write manifest.json, value.parquet (overall), "
                                                               "value_tiers.parquet, charts/value.png, and "
@@ -96,6 +101,7 @@ def value(
     \b
     Examples:
       zonesim value --quick
+      zonesim value --quick --check --content my-content
       zonesim value --quick --objective wealth
       zonesim value --quick --by-objective
       zonesim value --items glonass,jetpack --json
@@ -107,14 +113,24 @@ def value(
       zonesim value --mode journey --weapon ak47 --body vest --strategy greedy
       zonesim value --mode stalkeriada --strategy cautious --strategy jelly
     """
+    options = dict(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
+                   days=days, opponents=name_list(opponents), trials=trials, selection=selection, quick=quick,
+                   view=view, objective=objective, threads=threads, scheduler=scheduler, workers=workers,
+                   content=content, **loadout)
     with progress("valuing cards") as update:
-        result = api.value(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
-                           days=days, opponents=name_list(opponents), trials=trials, selection=selection,
-                           quick=quick, view=view, synergy=synergy, pairs=_pairs(pair), seed=seed,
-                           objective=objective, by_objective=by_objective, shapley=shapley, threads=threads,
-                           scheduler=scheduler, workers=workers, out=out, resume=resume, content=content,
-                           on_progress=update, **loadout)
-    show(as_json, result.to_json, lambda: _print(result))
+        result = api.value(synergy=synergy, pairs=_pairs(pair), seed=seed, by_objective=by_objective,
+                           shapley=shapley, out=out, resume=resume, on_progress=update, **options)
+    if not check:
+        show(as_json, result.to_json, lambda: _print(result))
+        return
+    with progress("valuing again at the next seed") as update:
+        again = api.value(seed=result.context.seed + 1, on_progress=update, **options)
+    problems = api.economy_check(result, again)
+    show(as_json, lambda: {**result.to_json(), "check": {"problems": problems, "seeds": [result.context.seed,
+                                                                                         again.context.seed]}},
+         lambda: _print_check(result, problems, again.context.seed))
+    if problems:
+        raise typer.Exit(1)
 
 
 def _print(result):
@@ -126,6 +142,15 @@ def _print(result):
         print_shapley(result)
     if result.synergy is not None:
         _print_synergy(result.synergy)
+
+
+def _print_check(result, problems, other_seed):
+    """The value tables, then one line per broken property and a count."""
+    _print(result)
+    print(f"economy check (seeds {result.context.seed} and {other_seed}):")
+    for line in problems:
+        print(f"  {line}")
+    print(f"economy check: {len(problems)} problem{'' if len(problems) == 1 else 's'}")
 
 
 def _pairs(texts) -> list:

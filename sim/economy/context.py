@@ -58,6 +58,7 @@ class EconomyContext:
     kits: tuple = ()  # ((budget, Loadout), ...): the kits [kits] pins
     objective: object = None  # the Objective in use (sim.economy.objective)
     objectives: tuple = ()    # every Objective of [objectives]
+    locked: tuple = ()        # [prices] locked: cards tuning leaves at their prices
 
     def view(self, name: str) -> SubView:
         """The sub-view ``name`` of ``[views]``, or a one-line error naming the file."""
@@ -143,7 +144,18 @@ def load_context(content: Content, *, quick=False, objective=None) -> EconomyCon
         price_step=_field(path, prices, "prices", "step", int, 1), source=str(path),
         views=tuple(_sub_view(path, name, table, quick, batches) for name, table in views.items()),
         kits=_pinned(path, content, raw.get("kits", {}), budgets, character), objective=chosen,
-        objectives=objectives)
+        objectives=objectives, locked=_locked(path, content, prices))
+
+
+def _locked(path, content, prices) -> tuple:
+    """``[prices] locked``: card ids of items.toml whose prices tuning leaves as they are."""
+    cards = prices.get("locked", [])
+    if not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+        raise ContentError(f"{path}: prices.locked: expected a list of card ids, got {cards!r}")
+    for card in cards:
+        if card not in content.items:
+            raise ContentError(f"{path}: prices.locked: unknown card '{card}'; use ids of items.toml")
+    return tuple(cards)
 
 
 def _sub_view(path, name, table, quick, batches) -> SubView:
@@ -249,6 +261,10 @@ class Context:
     def kit_cost(self, kit) -> int:
         return kit.cost(self.content)
 
+    def card_limit(self) -> int | None:
+        """The most cards a stalker may carry (K-05; None: no limit in this context)."""
+        return None
+
     def kind(self, card) -> frozenset:
         """The cards that do ``card``'s job (``sim.content.loadout.kind``)."""
         from sim.content.loadout import kind
@@ -303,7 +319,7 @@ def _tier_specs(ctx, tiers: KitTiers, outcomes_for) -> list:
             choose = (lambda o=outcomes, k=tiers.pinned_budgets[budget]: pinned_kit(o, k, ctx.selection))
         else:
             choose = (lambda o=outcomes, b=budget: choose_kit(ctx.content, o, start, b, trials=ctx.selection,
-                                                              max_count=ctx.max_count))
+                                                              max_count=ctx.max_count, max_cards=ctx.card_limit()))
         specs.append(TierSpec(budget_label(budget), budget, outcomes, choose))
     for label, kit in tiers.pinned:
         outcomes = outcomes_for()
@@ -330,6 +346,13 @@ class CampaignContext(Context):
         return {"days": self.days, "objective": self.objective.name, "goal_orders": self.goal_orders,
                 "character": self.tier_plan.character, "budgets": list(self.tier_plan.budgets),
                 "strategies": list(self.strategies)}
+
+    def card_limit(self):
+        """journey.toml's asset limit (K-05): a kit above it would be discarded at the first day's end."""
+        from sim.content.journey import load_journey
+
+        limit = load_journey(self.content).settings.get("asset_limit")
+        return None if limit is None or limit < 0 else int(limit)
 
     def outcome(self, strategy):
         """The campaign's outcome under ``strategy`` (one per strategy, shared by the tiers)."""

@@ -4,9 +4,17 @@ reference kit.
 A card that takes a slot (``sim.content.loadout.takes_a_slot``) is measured
 in its slot against the kit with no card of its kind (the stand-alone effect)
 and, when the kit holds another card of that kind, against the kit as it is
-(the upgrade effect). Any other card is one card against the kit with none of
-its copies; a modifier for another firearm than the kit's comes with its
-firearm, which is in both kits (Z-21). At a Stalkeriada table a kit is the
+(the upgrade effect). A modifier for another firearm than the kit's comes with
+its firearm, which is in both kits (Z-21).
+
+A counted card (a consumable, Z-11, Z-18, Z-31) is one copy at the margin the
+kit faces (``margin``): where the kit holds n copies of it (or of a card
+identical to it), the n-th copy against n-1; where it holds a substitute (the
+same family and kind of use, another strength: a medkit for an army medkit, a
+limonka for a tyoshcha), the card in place of one copy of the strongest held
+substitute no stronger than it (else of the weakest); else the first copy on
+top of the kit. So every card of a kind is measured
+against the same kit, and a card that does strictly more is worth no less. At a Stalkeriada table a kit is the
 shop items a planner buys (S-04, S-08, S-11, S-15) and a card is one of them."""
 
 from __future__ import annotations
@@ -22,8 +30,9 @@ class Comparison:
     """One card against a reference kit: ``with_kit`` holds ``count`` of it,
     ``without_kit`` none of its ``kind``; ``held_kit`` is the reference kit when it
     holds another card of the kind (the upgrade's baseline), else None;
-    ``in_kit`` when the reference kit holds the card or a copy; ``in_slot`` when the
-    card takes a slot; ``reason`` (and no kits) when the card cannot be measured
+    ``in_kit`` when the reference kit holds the card or a copy; ``held``: the copies
+    of this very card the kit holds (what the tier's rate counts); ``in_slot`` when
+    the card takes a slot; ``reason`` (and no kits) when the card cannot be measured
     against this kit."""
 
     card: str
@@ -38,6 +47,7 @@ class Comparison:
     in_slot: bool = False
     count: int = 1
     reason: str | None = None
+    held: int = 0
 
 
 def loadout_comparison(content: Content, kit: Loadout, item_id: str) -> Comparison:
@@ -46,7 +56,9 @@ def loadout_comparison(content: Content, kit: Loadout, item_id: str) -> Comparis
     own_kind, copies = kind(content, item_id), clones(content, item_id)
     held = set(kit.cards()) & own_kind
     base = Comparison(item_id, item.family, item["price"], own_kind, "", in_kit=bool(held & copies),
-                      in_slot=takes_a_slot(content, item.family))
+                      in_slot=takes_a_slot(content, item.family), held=kit.cards().get(item_id, 0))
+    if not base.in_slot and item.family != "modifiers":
+        return margin(content, kit, item_id, base)
     if item.family == "modifiers" and kit.weapon != item["firearm"]:
         without = kit.with_card(content, item["firearm"])
         basis = f"on a {item['firearm']} in place of {kit.weapon or 'no firearm'}"
@@ -60,6 +72,57 @@ def loadout_comparison(content: Content, kit: Loadout, item_id: str) -> Comparis
                                                  "explosives cap, Z-11, Z-18)")
     upgrade = base.in_slot and held and not base.in_kit
     return replace(base, basis=basis, with_kit=with_kit, without_kit=without, held_kit=kit if upgrade else None)
+
+
+MORE_IS_BETTER = ("dice", "bonus", "defence", "heal", "steps")  # Z-15, Z-21, Z-23, Z-31, Z-29: the more, the stronger
+
+
+def strength(content: Content, item_id: str) -> float:
+    """How strong a card is among its substitutes: the sum of its more-is-better numbers."""
+    return sum(v for k, v in content.items[item_id].fields.items() if k in MORE_IS_BETTER and not isinstance(v, bool))
+
+
+def margin(content: Content, kit: Loadout, item_id: str, base: Comparison) -> Comparison:
+    """A counted card's comparison: one copy at the margin the kit faces (module doc). A card
+    the kit does not hold takes the place of the strongest held substitute no stronger than
+    it (else of the weakest), so a stronger card is measured where a weaker one is: the PPV
+    in place of the kit's tyoshcha, the army medkit in place of a medkit."""
+    counts = kit.cards()
+    held = [c for c in substitutes(content, item_id) | clones(content, item_id) if counts.get(c)]
+    own = strength(content, item_id)
+    if item_id in held:
+        marginal = item_id
+    elif held:
+        below = [c for c in held if strength(content, c) <= own]
+        marginal = (max(below, key=lambda c: (strength(content, c), c)) if below else
+                    min(held, key=lambda c: (strength(content, c), c)))
+    else:
+        marginal = None
+    if marginal is None:
+        without, basis = kit, "one card on top of the kit"
+    else:
+        without = kit.without([marginal])
+        for _ in range(counts[marginal] - 1):
+            without = without.with_card(content, marginal)
+        n = counts[marginal]
+        basis = (f"copy {n} of {n}, against {n - 1}" if marginal == item_id else
+                 f"in place of one {marginal} ({n} held)")
+    with_kit = without.with_card(content, item_id)
+    if with_kit is None:
+        return replace(base, basis=basis, reason=f"the kit has no room for it ({kit.describe()}: a deck or the "
+                                                 "explosives cap, Z-11, Z-18)")
+    return replace(base, basis=basis, with_kit=with_kit, without_kit=without)
+
+
+def substitutes(content: Content, item_id: str) -> frozenset:
+    """The counted cards that do ``item_id``'s job at another strength: its family's cards whose
+    fields other than numbers (and name and price) are its own (a medkit and an army medkit)."""
+    def kind_of(entry):
+        return {k: v for k, v in entry.fields.items() if k not in ("name", "price")
+                and (isinstance(v, bool) or not isinstance(v, (int, float)))}
+
+    item = content.items[item_id]
+    return frozenset(e.id for e in content.family(item.family) if kind_of(e) == kind_of(item))
 
 
 def loadout_comparisons(content: Content, kit: Loadout, cards) -> list:
@@ -123,5 +186,5 @@ def shop_comparisons(shop: dict, kit: ShopKit, cards) -> list:
         n = held or (2 if item == "nut" else 1)
         out.append(Comparison(item, "stalkeriada shop", shop[item], frozenset([item]),
                               f"{n} bought by the planner, against none", kit.with_count(item, n),
-                              kit.with_count(item, 0), in_kit=held > 0, count=n))
+                              kit.with_count(item, 0), in_kit=held > 0, count=n, held=held))
     return out

@@ -30,14 +30,15 @@ def on_campaigns(mode, view, monsters, strategies, loadout: dict, budgets) -> bo
     return view is None and (mode == "journey" or not is_scenario(mode, monsters, strategies, loadout, budgets))
 
 
-def item_list(game, items, mode=None):
-    """``items`` as a list of known card ids (None: every card); a Stalkeriada scenario's cards are its shop items."""
+def item_list(game, items, mode=None, option="--items"):
+    """``items`` as a list of known card ids (None: every card); a Stalkeriada scenario's cards are its shop
+    items; ``option`` names the option in the error."""
     from sim.economy.kits import SHOP_ITEMS
 
     known = [i for i, _ in SHOP_ITEMS] if mode in MODES and MODES[mode].table else list(game.items)
     unknown = [i for i in items if i not in known]
     if unknown:
-        raise UsageProblem(f"--items: unknown card '{unknown[0]}'; use one of: {', '.join(known)}")
+        raise UsageProblem(f"{option}: unknown card '{unknown[0]}'; use one of: {', '.join(known)}")
     return list(items) or None
 
 

@@ -25,6 +25,7 @@ from sim.content.loadout import LoadoutError
 SELECTION_FIRST = 1 << 40
 SELECTION_STRIDE = 1 << 38  # the second selection set starts this many trials after the first
 SELECTION_BATCHES = 20
+SELECTION_SETS = 2  # independent selection sets the shopper buys a tier's kit on (the kit choice's spread)
 GROUP_STRIDE = 1 << 32  # the trials of one monster group: ``first + g * GROUP_STRIDE ..``
 
 
@@ -155,7 +156,7 @@ class Outcome:
         return hashlib.sha256(repr((self.key, *key)).encode()).hexdigest()[:32]
 
     def selection(self, kit, trials: int, which: int = 0) -> Batches:
-        """The outcome on selection set ``which`` (0 or 1)."""
+        """The outcome on selection set ``which`` (0 .. ``SELECTION_SETS`` - 1)."""
         return self.batches(kit, SELECTION_FIRST + which * SELECTION_STRIDE, trials, SELECTION_BATCHES)
 
     def valuation(self, kit, trials: int, n_batches: int) -> Batches:

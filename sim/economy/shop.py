@@ -18,9 +18,9 @@ can see.
 The strongest strategy of the family is found with the kit: he shops under
 the first strategy, every strategy then plays that kit, and if another does
 better he shops again under it, until the strategy stays. He then shops again
-under that strategy on a second, independent selection set: the two kits agree
-or the tier reports the cards they differ in, and its values carry both
-(``sim.economy.value``)."""
+under that strategy on further independent selection sets (``SELECTION_SETS`` in
+all): the kits agree or the tier reports the cards they differ in, and its
+values carry every distinct kit (``sim.economy.value``)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import numpy as np
 
 from sim.content import Content
 from sim.content.loadout import Loadout
-from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST, SELECTION_STRIDE, Batches
+from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST, SELECTION_SETS, SELECTION_STRIDE, Batches
 
 CLEAR_GAIN_Z = 2.0
 FALSE_BUY = 0.05
@@ -71,16 +71,18 @@ def racing(extras: list, heads: list, current: Batches) -> list:
 
 
 def grow(content: Content, outcome, start: Loadout, budget: int, *, trials: int, which: int = 0,
-         max_count: int = 2) -> Loadout:
+         max_count: int = 2, max_cards: int | None = None) -> Loadout:
     """The kit bought from ``start`` with ``budget`` G (module doc), judged on
-    ``trials`` campaigns (or fights) of selection set ``which`` of ``outcome``."""
+    ``trials`` campaigns (or fights) of selection set ``which`` of ``outcome``;
+    ``max_cards``: the asset limit (K-05), no kit the stalker would have to discard from."""
     kit, first = start, SELECTION_FIRST + which * SELECTION_STRIDE
     current = outcome.selection(kit, trials, which)
     if isinstance(current, Exception):  # a kit the mode cannot field (a skirmish without a firearm) scores 0
         current = Batches(np.zeros(SELECTION_BATCHES), trials // SELECTION_BATCHES)
     while True:
         cost = kit.cost(content)
-        changes = [c for c in kit.changes(content, max_count) if c.cost(content) <= budget]
+        changes = [c for c in kit.changes(content, max_count) if c.cost(content) <= budget
+                   and (max_cards is None or sum(c.cards().values()) <= max_cards)]
         extras = [c.cost(content) - cost for c in changes]
         heads = outcome.head(changes, first, trials, SELECTION_BATCHES, SCREEN_BATCHES)
         raced = [(c, e) for c, e, keep in zip(changes, extras, racing(extras, heads, current)) if keep]
@@ -139,24 +141,34 @@ def contenders(heads: dict) -> list:
 @dataclass(frozen=True)
 class KitChoice:
     """A tier's reference kit: the strategy and kit bought on the first selection
-    set, the kit bought again on the second, and each strategy's outcome with
+    set, the kits bought again on the other sets, and each strategy's outcome with
     the kit (``pinned``: the kit was given, not bought)."""
 
     strategy: str
     kit: object
-    second_kit: object
+    other_kits: tuple
     outcomes: dict
     selection_trials: int
     pinned: bool = False
 
     @property
+    def second_kit(self):
+        """The kit bought on the second selection set (the kit itself where there is none)."""
+        return self.other_kits[0] if self.other_kits else self.kit
+
+    @property
+    def kits(self) -> list:
+        """Every distinct kit bought, the first set's first."""
+        return list(dict.fromkeys((self.kit, *self.other_kits)))
+
+    @property
     def agree(self) -> bool:
-        return self.kit == self.second_kit
+        return len(self.kits) == 1
 
     def differ(self) -> list:
-        """The cards one choice holds and the other does not."""
-        a, b = self.kit.cards(), self.second_kit.cards()
-        return sorted(i for i in set(a) | set(b) if a.get(i, 0) != b.get(i, 0))
+        """The cards some choice holds more or fewer of than another."""
+        held = [k.cards() for k in self.kits]
+        return sorted(i for i in set().union(*held) if len({h.get(i, 0) for h in held}) > 1)
 
 
 def mean_outcome(batches) -> float:
@@ -171,19 +183,22 @@ def strongest(outcomes: dict, kit, trials: int) -> tuple:
 
 
 def choose_kit(content: Content, outcomes: dict, start: Loadout, budget: int, *, trials: int,
-               max_count: int = 2) -> KitChoice:
-    """The tier's reference kit and strategy (module doc); ``outcomes`` by strategy name."""
+               max_count: int = 2, max_cards: int | None = None) -> KitChoice:
+    """The tier's reference kit and strategy (module doc); ``outcomes`` by strategy name;
+    ``max_cards``: the asset limit (K-05)."""
     kits, strategy = {}, next(iter(outcomes))
     while strategy not in kits:
-        kits[strategy] = grow(content, outcomes[strategy], start, budget, trials=trials, max_count=max_count)
+        kits[strategy] = grow(content, outcomes[strategy], start, budget, trials=trials, max_count=max_count,
+                              max_cards=max_cards)
         strategy = strongest(outcomes, kits[strategy], trials)[0]
     strategy = max(kits, key=lambda s: (mean_outcome(outcomes[s].selection(kits[s], trials)), s))
     kit = kits[strategy]
-    second = grow(content, outcomes[strategy], start, budget, trials=trials, which=1, max_count=max_count)
-    return KitChoice(strategy, kit, second, strongest(outcomes, kit, trials)[1], trials)
+    others = tuple(grow(content, outcomes[strategy], start, budget, trials=trials, which=which, max_count=max_count,
+                        max_cards=max_cards) for which in range(1, SELECTION_SETS))
+    return KitChoice(strategy, kit, others, strongest(outcomes, kit, trials)[1], trials)
 
 
 def pinned_kit(outcomes: dict, kit, trials: int) -> KitChoice:
     """A given kit, with the strongest strategy of the family for it."""
     strategy, means = strongest(outcomes, kit, trials)
-    return KitChoice(strategy, kit, kit, means, trials, pinned=True)
+    return KitChoice(strategy, kit, (), means, trials, pinned=True)

@@ -3,43 +3,44 @@ Stalkeriada pace (how many games end with a winner).
 
 **Prices at value.** The tiers' kits are chosen once, at the content's prices
 (``sim.economy.value``), and held: they are the reference buyers. Each round
-moves every moving price ``damping`` of the way to its overall value, rounded
-to the context's price step and never below one step, and values the cards
-again. With the kits held such a move leaves the overall rate where it is, so
-the values stand and the prices settle. Tuning stops when every moving price
-lies inside its value interval widened to whole price steps (it is *fair*);
-otherwise after ``rounds`` rounds. A card of no use anywhere, worth nothing
-anywhere (left at home) or not valued keeps its price: nothing says what it is
-worth; so does a card whose effect interval includes 0 (nothing measured says
-it does anything).
+values every card with the kits held and moves every moving price outside its
+value interval part of the way to its value (``damping``, shrinking round by
+round: ``damping * 2 / (k + 2)`` at move ``k``), rounded to the context's price
+step, at least one step toward it and never below one step. Tuning stops when
+every moving price lies inside its value interval with its ends rounded to the
+price step (*fair*), or after ``rounds`` moves.
+
+**The numeraire** (docs/decisions/numeraire.md): a G buys what it bought. The
+held kits cost at the tuned prices what they cost at the content's prices
+(a fixed-basket price index): each round's values are scaled by one factor
+(``level``), the kits' cost at the content's prices over their cost at the
+values (cards that do not move at their prices). The values already nearly
+keep it (the overall rate holds the kits' cards at what they cost), so the
+factor stays near 1; it is what stops the price level from drifting.
+
+A card of no use anywhere, worth nothing anywhere (left at home) or not valued
+keeps its price: nothing says what it is worth; so does a card whose effect
+interval includes 0, and a card the designer locks (``locked``; locked cards
+still take part in the rate at their prices).
 
 The one price a card moves to is a weighted fit over the tiers: its overall
-value, the mean of its tier values weighted by the overall rate over each
-tier's rate (each tier's effect counts alike). Values in G are proportional to
-the held kits' costs (each tier's rate is its kit's effect over its cost), so
-prices at value stay at value when every moving price is scaled by one factor;
-the budgets set that factor (``within_budgets``): where a held kit would cost
-more than its budget, every moving price is scaled down by the largest common
-factor at which each kit fits, each rounded down to the price step. Copies
-keep one price and every ratio between prices holds. Where the cards left at
-their prices (or those not tuned, ``items``) keep a kit from fitting at
-values, the budgets hold the moving prices below their values; tuning has
-converged when the prices no longer move (``budget_bound``). With a ``coarse`` context (the same one at fewer
-valuation trials, the same selection trials and so the same kits) prices
-first settle on it and only the last check, or the last few rounds, run at
-the full trials.
+value, the mean of its tier effects at the overall rate (each tier's effect
+counts alike). Beside it each tier's own value, and a flag on a card whose
+tiers' values differ more than ``SPREAD`` times (``tier_fit``).
+
+With a ``coarse`` context (the same one at fewer valuation trials, the same
+selection trials and so the same kits) prices first settle on it and only the
+last rounds run at the full trials.
 
 Then the kits are checked at the tuned prices (``kit_check``): is each held kit
-still within its budget, and would the shopper, choosing again, buy a kit that
-does clearly better (more than ``CLEAR_GAIN_Z`` standard errors on the
-selection trials)? The kits are not re-chosen: at prices equal to values every
-card returns the same effect per G, so a buyer choosing afresh is indifferent
-between many kits and the noise of his selection trials picks one, and a card
-cheap at its value to one tier (an exoskeleton at 50 G) changes what every
-other card does for him. Re-choosing the kits round after round wanders among
-such kits and never settles on the default content; the check reports what a
-buyer would do instead, as a finding. The tuned content pins the held kits
-(``[kits]`` of its ``economy.toml``), so ``zonesim value`` on it measures them.
+within its budget, and would the shopper, choosing again at those prices, buy
+a kit that does clearly better (more than ``CLEAR_GAIN_Z`` standard errors on
+the selection trials)? The kits are not chosen again round after round: at
+prices near values a buyer is nearly indifferent between many kits, and
+re-choosing wanders among them (measured on the default content: twelve rounds
+did not settle, and the richer tiers, whose kits stop at the asset limit,
+spent 1,700 of their 2,500 and 5,000 G, so the level fell); the check reports
+what a buyer would do instead, as a finding.
 
 **Pace** (``tune_pace``): one factor on the exit visa's price, or on the loot
 prices, found by bisection on common dice so that a chosen share of
@@ -62,7 +63,7 @@ from sim.content.load import ContentError
 from sim.content.loadout import LoadoutError
 from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
 from sim.economy.shop import CLEAR_GAIN_Z, KitChoice, paired_gain
-from sim.economy.value import EconomyResult, value_cards
+from sim.economy.value import EconomyResult, band, value_cards
 from sim.run.results import json_safe
 
 FIXED = ("no use here", "not valued", "worth nothing here")
@@ -80,8 +81,8 @@ class TuneResult:
     elapsed_s: float
     kits: dict = None  # the held kits, by tier label
     kit_check: dict = None  # ``kit_check`` at the tuned prices
-    budget_factors: list = None  # per move: the common factor the budgets scaled the moving prices by
-    budget_bound: bool = False  # settled below value: at their values the moving cards would price a buyer out
+    levels: list = None  # per round: the numeraire's factor on the values (``level``)
+    locked: tuple = ()  # the cards the designer held at their prices
 
     @property
     def prices(self) -> dict:
@@ -113,11 +114,10 @@ class TuneResult:
         return {"converged": self.converged, "rounds": len(self.history) - 1,
                 "context": self.context.describe(), "elapsed_s": self.elapsed_s,
                 "tiers": values["tiers"], "rate": values["rate"],
-                "kit_check": json_safe(self.kit_check), "budget_factors": self.budget_factors,
-                "budget_bound": self.budget_bound,
+                "kit_check": json_safe(self.kit_check), "levels": self.levels, "locked": list(self.locked),
                 "prices": [{"item": i, "old_price": self.start[i], "new_price": self.prices[i],
                             "value_g": rows[i]["value_g"], "fair_price_ci95": rows[i]["value_g_ci95"],
-                            "verdict": rows[i]["verdict"], "held": held_reason(rows[i]),
+                            "verdict": rows[i]["verdict"], "held": held_reason(rows[i], self.locked),
                             "tiers": [{k: t[k] for k in ("tier", "value_g", "value_g_ci95")} for t in rows[i]["tiers"]],
                             **tier_fit(rows[i], self.prices[i], self.context.price_step)} for i in self.start]}
 
@@ -130,8 +130,6 @@ def tier_fit(row, price, step) -> dict:
     to whole steps), which tiers the card is of no use to (interval [0, 0]: no price is right
     or wrong there), and whether the tiers' values differ by more than ``SPREAD`` times
     (one tier's interval above ``SPREAD`` times another's, among the tiers it is worth something to)."""
-    from sim.economy.value import band
-
     valued = [t for t in row["tiers"] if t["value_g"] is not None]
     idle = [t["tier"] for t in valued if tuple(t["value_g_ci95"]) == (0.0, 0.0)]
     over = [t["tier"] for t in valued if t["tier"] not in idle and price > band(*t["value_g_ci95"], step)[1]]
@@ -140,8 +138,10 @@ def tier_fit(row, price, step) -> dict:
     return {"too_dear_for": over, "no_use_for": idle, "change_the_card": spread}
 
 
-def held_reason(row) -> str | None:
+def held_reason(row, locked=()) -> str | None:
     """Why tuning leaves a card at its price (None: it moves)."""
+    if row.get("item") in locked:
+        return "locked by the designer"
     if row["verdict"] in FIXED:
         return f"{row['verdict']}: cannot be priced by this objective"
     low = row["effect_ci95"][0]
@@ -151,74 +151,35 @@ def held_reason(row) -> str | None:
 
 
 def next_price(price, value, step, damping):
-    """``damping`` of the way from ``price`` to ``value``, rounded to ``step``, at least one step."""
-    return max(step, step * round((price + damping * (value - price)) / step))
+    """``damping`` of the way from ``price`` to ``value``, rounded to ``step``, and at least one
+    step toward it (a price outside its value interval always moves); never below one step."""
+    moved = step * round((price + damping * (value - price)) / step)
+    if moved == price and abs(value - price) >= step / 2:
+        moved = price + math.copysign(step, value - price)
+    return int(max(step, moved))
 
 
-def moving(result: EconomyResult) -> list:
+def moving(result: EconomyResult, locked=()) -> list:
     """The rows of the cards whose price tuning moves (``held_reason`` None)."""
-    return [row for row in result.items if held_reason(row) is None]
-
-
-def inside(result: EconomyResult) -> bool:
-    """Every moving card's price lies in its value interval widened to whole price steps (it is *fair*)."""
-    return all(row["verdict"] == "fair" for row in moving(result))
-
-
-def moved(result: EconomyResult, prices: dict, step: int, damping: float) -> dict:
-    """Every moving price ``damping`` of the way to its value (``next_price``)."""
-    out = dict(prices)
-    for row in moving(result):
-        out[row["item"]] = next_price(prices[row["item"]], row["value_g"], step, damping)
-    return out
-
-
-def within_budgets(prices: dict, movers, budgets: dict, step: int) -> tuple:
-    """``(prices, factor)``: the prices of ``movers`` times the largest common ``factor``
-    (at most 1) at which each held kit costs at most its budget, rounded down to ``step``
-    (at least one step); ``prices`` holds every card a kit holds. ``budgets``:
-    ``{label: (kit cards {id: count}, G)}``."""
-
-    def scaled(factor):
-        return {c: max(step, step * math.floor(factor * p / step)) if c in movers else p for c, p in prices.items()}
-
-    def fits(at):
-        return all(sum(at[c] * n for c, n in cards.items()) <= budget for cards, budget in budgets.values())
-
-    if fits(prices):
-        return prices, 1.0
-    low, high = 0.0, 1.0
-    for _ in range(40):
-        middle = (low + high) / 2
-        low, high = (middle, high) if fits(scaled(middle)) else (low, middle)
-    return scaled(low), low
-
-
-def budgets_of(ctx, kits: dict) -> dict:
-    """``{label: (cards, budget)}`` of every budget tier whose held kit its budget buys at
-    the content's prices (for ``within_budgets``; a kit economy.toml pins over its budget
-    is left out)."""
-    return {spec.label: (kits[spec.label].kit.cards(), spec.budget) for spec in ctx.tiers()
-            if spec.budget is not None and ctx.kit_cost(kits[spec.label].kit) <= spec.budget}
-
-
-def held(result: EconomyResult) -> dict:
-    """Each tier's chosen kit, held from now on (``KitChoice`` by tier label)."""
-    return {t.label: held_choice(t.choice) for t in result.tiers}
+    return [row for row in result.items if held_reason(row, locked) is None]
 
 
 def kit_check(ctx, kits: dict) -> dict:
-    """Per tier at the prices of ``ctx``: the held kit's cost, whether its budget
-    still buys it, the kit the shopper would buy now, and its paired gain over
-    the held kit on the selection trials (``clearly_better`` beyond ``CLEAR_GAIN_Z``
-    standard errors)."""
+    """Per tier at the prices of ``ctx``: the kit's cost, whether its budget still buys it,
+    the kit the shopper buys now (shopping even where economy.toml pins a kit), and its
+    paired gain over the kit on the selection trials (``clearly_better`` beyond
+    ``CLEAR_GAIN_Z`` standard errors)."""
+    from sim.content.loadout import Loadout
+    from sim.economy.shop import choose_kit
+
     out = {}
     for spec in ctx.tiers():
         old = kits[spec.label]
         row = {"held": old.kit.describe(), "cost": ctx.kit_cost(old.kit), "budget": spec.budget,
                "affordable": spec.budget is None or ctx.kit_cost(old.kit) <= spec.budget}
         if spec.budget is not None:
-            new = spec.choose()
+            new = choose_kit(ctx.content, spec.outcomes, Loadout(character=old.kit.character), spec.budget,
+                             trials=ctx.selection, max_count=ctx.max_count, max_cards=ctx.card_limit())
             gain, se = paired_gain(spec.outcomes[new.strategy].selection(new.kit, ctx.selection),
                                    spec.outcomes[old.strategy].selection(old.kit, ctx.selection))
             row.update(would_buy=new.kit.describe(), would_cost=ctx.kit_cost(new.kit), gain=gain, gain_se=se,
@@ -227,64 +188,84 @@ def kit_check(ctx, kits: dict) -> dict:
     return out
 
 
-def held_choice(choice: KitChoice) -> KitChoice:
-    return KitChoice(choice.strategy, choice.kit, choice.kit, choice.outcomes, choice.selection_trials, pinned=True)
+def check_locked(ctx, locked) -> tuple:
+    """``locked`` as a tuple of card ids the context prices, or a one-line error naming the unknown one."""
+    cards = set(ctx.cards())
+    for card in locked:
+        if card not in cards:
+            raise LoadoutError(f"--lock: unknown card '{card}'; use ids the context prices: {', '.join(sorted(cards))}")
+    return tuple(dict.fromkeys(locked))
 
 
-def tune_prices(ctx, *, rounds=20, damping=1.0, items=None, coarse=None, on_progress=None) -> TuneResult:
+def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=(), on_progress=None) -> TuneResult:
     """Tune every valued card's price in the context ``ctx`` (module doc)."""
     if not 0 < damping <= 1:
         raise LoadoutError(f"--damping: {damping}; give a fraction in (0, 1]")
     if rounds < 1:
         raise LoadoutError(f"--rounds: {rounds}; give at least 1")
+    locked = check_locked(ctx, locked)
     started = time.perf_counter()
     stages = [c for c in (coarse, ctx) if c is not None]
     scratch = Path(tempfile.mkdtemp(prefix="zonesim-tune-"))
-    done = 0
-
-    def valued(prices, stage, kits=None):
-        nonlocal done
-        label = f"round {len(history) - 1}" + (" (quick trials)" if stages[stage] is not ctx else "")
-        progress = None if on_progress is None else (
-            lambda k, n, what: on_progress(done * n + k, (rounds + len(stages)) * n, f"{label}: {what}"))
-        result = value_cards(stages[stage].at_prices(prices, scratch), items=items, kits=kits,
-                             on_progress=progress)
-        done += 1
-        return result
-
+    total, valuations = rounds + len(stages), 0
     try:
         start = {c: ctx.price(c) for c in ctx.cards(items)}
-        history, stage = [dict(start)], 0
-        result = valued(start, stage)
-        kits = held(result)
-        budgets, factors = budgets_of(ctx, kits), []
-        others = {c: ctx.price(c) for c in {*ctx.cards(), *(c for cards, _ in budgets.values() for c in cards)}}
-        def proposal(result):
-            """The next prices, the budgets' factor on them, and whether the prices have
-            settled: every moving price at its value, or the budgets holding them where they are."""
-            if inside(result):
-                return history[-1], 1.0, True
-            prices, factor = within_budgets({**others, **moved(result, history[-1], ctx.price_step, damping)},
-                                            {row["item"] for row in moving(result)}, budgets, ctx.price_step)
-            prices = {c: prices[c] for c in start}
-            return prices, factor, factor < 1 and prices == history[-1]
-
-        for _ in range(rounds + len(stages)):
-            prices, factor, settled = proposal(result)
-            if settled:
-                if stage + 1 == len(stages):
-                    break
-                stage += 1
-            else:
-                history.append(prices)
-                factors.append(factor)
-            result = valued(history[-1], stage, kits)
-        _, factor, settled = proposal(result)
+        history, levels, stage, kits = [dict(start)], [], 0, None
+        while True:
+            label = f"round {len(history) - 1}" + (" (quick trials)" if stages[stage] is not ctx else "")
+            progress = None if on_progress is None else (
+                lambda d, n, what, k=valuations, label=label: on_progress(min(k, total - 1) * n + d, total * n,
+                                                                         f"{label}: {what}"))
+            result = value_cards(stages[stage].at_prices(history[-1], scratch), items=items, kits=kits,
+                                 on_progress=progress)
+            valuations += 1
+            if kits is None:
+                kits = {t.label: held_choice(t.choice) for t in result.tiers}
+                basket = {label: (choice.kit.cards(), ctx.kit_cost(choice.kit)) for label, choice in kits.items()}
+            levels.append(level(result, basket, locked))
+            prices = proposal(result, history[-1], levels[-1], locked, ctx.price_step,
+                              2.0 * damping / (len(history) + 1))
+            settled = prices == history[-1]
+            if settled and stage + 1 < len(stages):
+                stage += 1  # settled on the quick trials: checked (and moved on) at the full ones
+                continue
+            if settled or len(history) > rounds:
+                break
+            history.append(prices)
+            if len(history) > rounds:
+                stage = len(stages) - 1  # the last valuation, at the last prices, at the full trials
         check = kit_check(ctx.at_prices(history[-1], scratch), kits)
-        return TuneResult(ctx, start, history, result, settled and stage + 1 == len(stages),
-                          time.perf_counter() - started, kits, check, factors, settled and factor < 1)
+        return TuneResult(ctx, start, history, result, settled, time.perf_counter() - started, kits, check, levels,
+                          locked)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def held_choice(choice: KitChoice) -> KitChoice:
+    """A tier's kit choice, held from now on (its other choices dropped)."""
+    return KitChoice(choice.strategy, choice.kit, (), choice.outcomes, choice.selection_trials, pinned=True)
+
+
+def level(result: EconomyResult, basket: dict, locked) -> float:
+    """The numeraire's factor (module doc): what the held kits cost at the content's prices
+    over what they cost with every moving card at its value (the others at their prices)."""
+    moves = {row["item"]: row["value_g"] for row in moving(result, locked)}
+    prices = {row["item"]: row["price"] for row in result.items}
+    at_values = sum(n * moves.get(c, prices.get(c, 0)) for cards, _ in basket.values() for c, n in cards.items())
+    before = sum(cost for _, cost in basket.values())
+    return before / at_values if at_values > 0 else 1.0
+
+
+def proposal(result, prices, factor, locked, step, damping) -> dict:
+    """The next prices: every moving card whose price is not fair at the numeraire's ``factor``
+    (outside its value interval times ``factor``, ends rounded to the step) ``damping`` of the
+    way to its value times ``factor`` (``next_price``)."""
+    out = dict(prices)
+    for row in moving(result, locked):
+        low, high = band(factor * row["value_g_ci95"][0], factor * row["value_g_ci95"][1], step)
+        if not low <= row["price"] <= high:
+            out[row["item"]] = next_price(row["price"], factor * row["value_g"], step, damping)
+    return out
 
 
 # --- Stalkeriada pace -----------------------------------------------------------------

@@ -4,9 +4,9 @@ For every tier of a context (a budget, or a given kit):
 
 - **Reference kit.** The shopper (``sim.economy.shop``) buys the tier's kit
   once, on selection trials, and the kit is frozen for the whole valuation.
-  He chooses again on a second, independent selection set; where the two
-  choices differ the values are measured under both kits and every interval
-  spans both.
+  He chooses again on further independent selection sets
+  (``SELECTION_SETS`` in all); where the choices differ the values are
+  measured under every kit bought and every interval spans them all.
 - **Effect.** A card's effect is its paired change in the outcome on the
   valuation trials (``sim.economy.kits``): a card that takes a slot in its
   slot against the kit with no card of its kind (stand-alone), and against the
@@ -15,8 +15,8 @@ For every tier of a context (a budget, or a given kit):
   first selection set (the tier's own kit keeps the tier's strategy), so a
   card is valued by the play it makes possible: a firearm by the stalker who
   draws it, the kit without it by the one who does best without. Free
-  disposal: a card that does worse than none on the selection trials is left
-  at home and its effect counts as 0; no effect counts below 0.
+  disposal: a card whose effect interval lies at or below 0 is left at home
+  and its effect counts as 0; no effect counts below 0.
 - **Rate.** One exchange rate per tier, from the same dice: the stand-alone
   effects of the cards the kit holds over what they cost. So the kit's cards
   are worth together what they cost together, and no price of a card the tier
@@ -39,10 +39,12 @@ For every tier of a context (a budget, or a given kit):
 Intervals are 95% bootstrap intervals over the paired valuation batches, the
 same resample for every card and tier (so the rate's noise is in every
 value), widened for the few batches (``expand_factor``), and spanning both
-kit choices. Verdicts: *no use here* (no batch changes), *worth nothing here*
-(left at home), *over-priced* / *under-priced* (the price above / below the
-value interval widened to whole price steps, the grid prices are set on),
-else *fair*; *not valued*, with the reason, where a value is null."""
+kit choices. Verdicts, read from the intervals alone: *no use here* (no batch
+changes, or the effect interval holds 0: nothing measured says the card changes
+the outcome), *worth nothing here* (left at home: its effect interval lies at or
+below 0), *over-priced* / *under-priced* (the price above / below the value
+interval with its ends rounded to the nearest price step, the grid prices are
+set on), else *fair*; *not valued*, with the reason, where a value is null."""
 
 from __future__ import annotations
 
@@ -58,6 +60,7 @@ from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST
 from sim.economy.shop import SCREEN_BATCHES, contenders, mean_outcome, plausible_strategies
 from sim.run.results import json_safe
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth")  # the kit choices, by selection set
 TIE = 1e-12  # relative: selection means that differ by less are equal (float rounding)
 
 
@@ -75,8 +78,12 @@ def interval(point, replicas, expand, low_bound=-math.inf) -> list:
 
 def band(low, high, step) -> tuple:
     """The prices a card with value interval ``[low, high]`` may fairly have on a
-    grid of ``step`` G: the interval widened to whole steps, at least one step."""
-    return max(step, step * math.floor(low / step)), max(step, step * math.ceil(high / step))
+    grid of ``step`` G: the grid prices nearest to a value in the interval (its ends
+    rounded to the nearest step), at least one step."""
+    def nearest(x):
+        return step * math.floor(x / step + 0.5)
+
+    return max(step, nearest(low)), max(step, nearest(high))
 
 
 def verdict(no_use, home, low, high, price, reason=None, step=1) -> str:
@@ -162,7 +169,8 @@ def measure_kit(comparisons, outcomes: dict, *, trials, selection, batches, resa
     (``Outcome.many``): each side (the kit with the card, and without it) played by
     the strongest strategy of the family ``outcomes`` for it (``side_strategies``;
     ``pinned``: ``{kit: strategy}`` kept, the tier's own kit), the valuation batches
-    for the effects, the first selection set for free disposal."""
+    for the effects and the effect interval for free disposal, the first selection set
+    for an upgrade's."""
     kits = list(dict.fromkeys(k for c in comparisons if c.reason is None
                               for k in (c.with_kit, c.without_kit, c.held_kit) if k is not None))
     played = side_strategies(kits, outcomes, selection, pinned or {})
@@ -181,11 +189,13 @@ def measure_kit(comparisons, outcomes: dict, *, trials, selection, batches, resa
         if c.reason is not None:
             out.append(CardEffect(c, reason=c.reason))
             continue
-        w, wo, sw, swo = valued[c.with_kit], valued[c.without_kit], chosen[c.with_kit], chosen[c.without_kit]
+        w, wo, sw = valued[c.with_kit], valued[c.without_kit], chosen[c.with_kit]
         no_use = np.array_equal(w.sums, wo.sums)  # it changes nothing on the valuation trials: effect [0, 0]
         diff = w.rates() - wo.rates()
-        home = not no_use and _worse(sw, swo)
-        effect = CardEffect(c, diff, no_use, home, _valued(diff, home, resample),
+        _, low, high = paired_batch_interval(diff, np.zeros_like(diff))
+        home = not no_use and high <= 0  # free disposal: it does no good, measurably (interval at or below 0)
+        idle = no_use or low <= 0 < high  # nothing measured says it changes the outcome
+        effect = CardEffect(c, diff, idle, home, _valued(diff, home, resample),
                             strategies=(played[c.with_kit], played[c.without_kit]))
         if c.in_slot:
             if c.in_kit:  # the card the kit holds: no upgrade over itself
@@ -208,13 +218,19 @@ def _worse(new, old) -> bool:
     return new.mean < old.mean - TIE * max(1.0, abs(old.mean))
 
 
+def copies(comparison) -> float:
+    """How many of the comparison's measured effects the kit holds: every copy it holds,
+    each at the margin measured (a counted card's n-th copy; ``count`` cards compared at once)."""
+    return comparison.held / comparison.count
+
+
 def rate_of(effects, expand, unit):
     """The tier's rate (module doc): ``(Estimate, None)`` or ``(None, reason)``."""
-    kit = sorted((e for e in effects if e.comparison.in_kit and e.reason is None), key=lambda e: e.comparison.card)
-    cost = sum(e.comparison.price * e.comparison.count for e in kit)
+    kit = sorted((e for e in effects if e.comparison.held and e.reason is None), key=lambda e: e.comparison.card)
+    cost = sum(e.comparison.price * e.comparison.held for e in kit)
     if not kit or cost <= 0:
         return None, f"the kit holds no card that costs anything, so no {unit} per G is measured here"
-    rate = sum_of([e.standalone for e in kit]).scaled(1.0 / cost)
+    rate = sum_of([e.standalone.scaled(copies(e.comparison)) for e in kit]).scaled(1.0 / cost)
     if not rate.point > 0 or not interval(rate.point, rate.replicas, expand)[0] > 0:
         return None, (f"money buys no measurable {unit} here: the kit's cards ({cost:,} G) change it by "
                       f"{rate.point * cost:+.4g}, within the noise")
@@ -247,11 +263,12 @@ class TierValues:
                 "reason": self.reason,
                 "plausible": [{"kit": kit, "strategy": strategy} for kit, strategy in self.plays],
                 "agreement": {"pinned": c.pinned, "agree": c.agree, "second_kit": c.second_kit.describe(),
-                              "differ": c.differ(), "selection_trials": c.selection_trials},
+                              "other_kits": [k.describe() for k in c.other_kits], "differ": c.differ(),
+                              "selection_trials": c.selection_trials},
                 **({"monster_mix": self.mix.describe()} if self.mix is not None else {})}
 
     def other_plays(self) -> str:
-        """The plausible plays beside the tier's own: ``frugal (first kit), cautious (second kit)``."""
+        """The plausible plays beside the tier's own: ``frugal (first kit), cautious (third kit)``."""
         return ", ".join(f"{strategy} ({kit} kit)" for kit, strategy in self.plays[1:])
 
     def other_strategies(self) -> str:
@@ -284,7 +301,7 @@ def rate_text(label, rate, unit, reason=None) -> str:
 def _row(e: CardEffect, reason) -> dict:
     c = e.comparison
     row = {"item": c.card, "family": c.family, "price": c.price, "count": c.count, "basis": c.basis,
-           "in_kit": c.in_kit, "effect": None, "effect_ci95": [None, None], "value_g": None,
+           "in_kit": c.in_kit, "held": c.held, "effect": None, "effect_ci95": [None, None], "value_g": None,
            "value_g_ci95": [None, None], "upgrade_g": None, "upgrade_g_ci95": [None, None], "reservation_g": None,
            "reservation_g_ci95": [None, None], "buys": None, "reason": e.reason or reason,
            "strategy_with": e.strategies[0], "strategy_without": e.strategies[1]}
@@ -408,7 +425,7 @@ def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResul
         chosen.append((kits or {}).get(spec.label) or spec.choose())
     # every kit's cards at every tier (the overall rate needs them) and the cards of each one's kind (the
     # reservation prices): the values of the cards asked for are those of a run over every card
-    kit_cards = [c for choice in chosen for kit in (choice.kit, choice.second_kit) for c in ctx.kit_cards(kit)]
+    kit_cards = [c for choice in chosen for kit in choice.kits for c in ctx.kit_cards(kit)]
     wanted = list(dict.fromkeys(cards + kit_cards + [k for c in cards for k in sorted(ctx.kind(c))]))
     tiers, choices = [], []
     for k, (spec, choice) in enumerate(zip(specs, chosen)):
@@ -416,13 +433,13 @@ def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResul
             on_progress(len(specs) + k, 2 * len(specs), f"{spec.label}: measuring every card")
         outcome = spec.outcomes[choice.strategy]
         runs, plays = [], []  # one run per plausible play: the tier's kit and strategy first
-        for n, kit in enumerate([choice.kit] if choice.agree else [choice.kit, choice.second_kit]):
+        for n, kit in enumerate(choice.kits):
             for strategy in plausible_strategies(spec.outcomes, kit, choice.strategy, ctx.selection):
                 effects = measure_kit(ctx.compare(kit, wanted), spec.outcomes, trials=ctx.trials,
                                       selection=ctx.selection, batches=ctx.batches, resample=resample,
                                       pinned={kit: strategy})
                 runs.append((effects, *rate_of(effects, expand, ctx.unit)))
-                plays.append(("first" if n == 0 else "second", strategy))
+                plays.append((ORDINALS[n], strategy))
         rows = []
         for effects, rate, reason in runs:
             by_card = {r["item"]: r for r in priced_rows(effects, rate, reason, expand, spec.budget, step)[0]}
@@ -447,8 +464,10 @@ def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResul
 
     firsts = [0] * len(choices)
     items_out, rate, replicas = overall_at(firsts)
-    if any(len(kit_runs) > 1 for _, kit_runs in choices):
-        items_out = _span([items_out, overall_at([kit_runs[-1] for _, kit_runs in choices])[0]], step)
+    most = max(len(kit_runs) for _, kit_runs in choices)
+    if most > 1:  # the k-th kit choice of every tier at once (a tier with fewer keeps its last)
+        items_out = _span([items_out] + [overall_at([kit_runs[min(k, len(kit_runs) - 1)] for _, kit_runs in choices])[0]
+                                         for k in range(1, most)], step)
     one_changed = [firsts[:t] + [n] + firsts[t + 1:] for t, (runs, _) in enumerate(choices) for n in range(1, len(runs))]
     items_out = _with_spread(items_out, [items_out] + [overall_at(picks)[0] for picks in one_changed])
     runs = sum(o.runs for spec in specs for o in spec.outcomes.values())
@@ -512,8 +531,8 @@ def overall(runs, tiers, cards, expand, unit, budget, step):
             if e.reason is None:
                 per_card.setdefault(e.comparison.card, []).append(e)
     kit_cards = [e for effects, _ in measured for e in sorted(effects, key=lambda e: e.comparison.card)
-                 if e.comparison.in_kit and e.reason is None]
-    cost = sum(e.comparison.price * e.comparison.count for e in kit_cards)
+                 if e.comparison.held and e.reason is None]
+    cost = sum(e.comparison.price * e.comparison.held for e in kit_cards)
     reason = None
     if not measured:
         reason = "no tier's rate is measured (" + "; ".join(t.reason for t in tiers if t.reason) + ")"
@@ -523,7 +542,7 @@ def overall(runs, tiers, cards, expand, unit, budget, step):
     if reason is None:
         every = {e.comparison.card: mean_of([x.standalone for x in per_card[e.comparison.card]])
                  for e in kit_cards}
-        rate = sum_of([every[e.comparison.card] for e in kit_cards]).scaled(1.0 / cost)
+        rate = sum_of([every[e.comparison.card].scaled(copies(e.comparison)) for e in kit_cards]).scaled(1.0 / cost)
         if not rate.point > 0 or not interval(rate.point, rate.replicas, expand)[0] > 0:
             reason, rate = f"money buys no measurable {unit} over the tiers", None
     rate_out = {"rate": None if rate is None else rate.point,
@@ -567,6 +586,7 @@ def _overall_row(card, tiers, effects, values, rate, reason, expand, budget, ste
     row["verdict"] = verdict(no_use, home, *row["value_g_ci95"], row["price"], row["reason"], step)
     row["tiers"] = [{"tier": t.label, "budget": t.budget, **{k: r[k] for k in (
         "value_g", "value_g_ci95", "effect", "effect_ci95", "upgrade_g", "upgrade_g_ci95", "reservation_g",
-        "buys", "verdict", "reason", "basis", "in_kit", "strategy_with", "strategy_without", "value_g_spread")}}
+        "buys", "verdict", "reason", "basis", "in_kit", "held", "strategy_with", "strategy_without",
+        "value_g_spread")}}
         for t, r in zip(tiers, tier_rows)]
     return row

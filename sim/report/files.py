@@ -225,7 +225,7 @@ def write_tune(out: Path, game, result):
     write_parquet(out / "tune_rounds.parquet", history)
     atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(
         history, "Card prices across tuning rounds (toward their value in G)", result.values.caption(), p))
-    result.context.write_prices(out / "content", result.prices, result.kits)
+    result.context.write_prices(out / "content", result.prices)
     write_json(out / "manifest.json", manifest(
         command_line(), content_dir=str(game.directory), content_hash=game.digest,
         files=["manifest.json", "tune.parquet", "tune_rounds.parquet", "charts/tune.png", "content/"],

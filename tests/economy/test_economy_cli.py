@@ -161,6 +161,7 @@ def test_tune_writes_the_table_chart_and_the_tuned_content(tmp_path):
     (("value", "--mode", "stalkeriada", "--weapon", "ak47"), "the loadout options: not for --mode stalkeriada"),
     (("value", "-m", "snork", "--strategy", "berserker"), "--strategy: unknown strategy 'berserker'"),
     (("tune", "--damping", "0"), "--damping: 0.0; give a fraction in (0, 1]"),
+    (("tune", "--lock", "glonass,unobtainium", "--out", "t"), "--lock: unknown card 'unobtainium'"),
     (("tune", "--objective", "target-survival=0.8"), "--objective: 'target-survival=0.8'"),
     (("tune", "--objective", "target-finish=0.5", "-m", "snork"), "--objective target-finish: a Stalkeriada"),
 ])
@@ -168,6 +169,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     proc = zonesim(*args, cwd=tmp_path)
     assert proc.returncode == 2 and proc.stderr.startswith("zonesim: error: " + message), proc.stderr
     assert proc.stderr.count("\n") == 1, proc.stderr
+    assert not (tmp_path / "t").exists()  # nothing half-written
 
 
 @pytest.mark.parametrize("old,new,message", [
@@ -177,6 +179,8 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     ("[prices]", '[kits]\n"1000" = ["glonass", "zone_map"]\n\n[prices]', "kits.1000: 'zone_map' does not fit"),
     ('budgets = [1000, 2500, 5000]', 'budgets = [0]', "context.budgets"),
     ('mode = "journey"', 'mode = "poker"', "context.mode"),
+    ("step = 50", 'step = 50\nlocked = ["glonass", "unobtainium"]', "prices.locked: unknown card 'unobtainium'"),
+    ("step = 50", 'step = 50\nlocked = "glonass"', "prices.locked: expected a list of card ids"),
 ])
 def test_bad_economy_toml_is_one_line_naming_file_and_field(tmp_path, old, new, message):
     folder = edited_content(tmp_path, "economy.toml", old, new)

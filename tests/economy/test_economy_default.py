@@ -17,7 +17,7 @@ import pytest
 from sim.content import DEFAULT_DIR, load_content
 from sim.economy.context import declared, load_context
 from sim.economy.shop import CLEAR_GAIN_Z, paired_gain, strongest
-from sim.economy.value import value_cards
+from sim.economy.value import band, value_cards
 
 SLOTS = ("firearms", "armour", "escape", "movement", "location", "avoidance", "one_shot")
 
@@ -57,53 +57,77 @@ def test_an_upgrade_is_never_worth_more_than_the_card_stand_alone(view, request)
             assert row["upgrade_g"] <= row["value_g"] + 1e-9, row
 
 
-@pytest.mark.parametrize("view", ["quick", "fights"])
-def test_value_follows_effect_within_a_tier(view, request):
-    """A card whose effect interval lies wholly above another's is never valued lower beyond noise."""
-    result = request.getfixturevalue(view)
-    pairs = 0
-    for tier in result.tiers:
-        rows = [r for r in tier.rows if r["value_g"] is not None and r["count"] == 1]
-        for a in rows:
-            for b in rows:
-                if a["effect_ci95"][0] > b["effect_ci95"][1]:
-                    pairs += 1
-                    assert a["value_g"] >= b["value_g_ci95"][0], (tier.label, a, b)
-    assert pairs >= 50
+STRONGER = (("army_medkit", "medkit"), ("combat_stimulator", "stimulator"), ("limonka", "molotov"),
+            ("tyoshcha", "limonka"), ("ppv", "tyoshcha"), ("ak47", "berdanka"), ("kvazar", "ak47"),
+            ("vest", "leather_jacket"), ("exoskeleton", "vest"), ("sphere_helmet", "helmet"))
+
+
+def _clearly_below(high, low) -> bool:
+    """``high``'s value interval wholly below ``low``'s, by more than 10 G or 5%."""
+    return high["value_g_ci95"][1] + max(10.0, 0.05 * low["value_g_ci95"][1]) < low["value_g_ci95"][0]
+
+
+def test_a_card_that_does_strictly_more_is_never_valued_clearly_below_it(quick):
+    """More heal, more dice, more defence in the same slot and use: never valued clearly
+    below the weaker card, overall or at any tier (the consumables on one footing,
+    ``sim.economy.kits.margin``). Planted bug: the old footing (a held consumable against
+    none of its copies, another one on top of the kit) valued the army medkit at 43-68 G
+    against the medkit's 162-278 G at 2,500 G, and this test fails on it."""
+    rows = {r["item"]: r for r in quick.items}
+    for strong, weak in STRONGER:
+        assert not _clearly_below(rows[strong], rows[weak]), (strong, weak)
+        for hi, lo in zip(rows[strong]["tiers"], rows[weak]["tiers"]):
+            if hi["value_g"] is not None and lo["value_g"] is not None:
+                assert not _clearly_below(hi, lo), (hi["tier"], strong, hi["value_g_ci95"], weak, lo["value_g_ci95"])
 
 
 @pytest.mark.parametrize("view", ["quick", "fights"])
-def test_every_value_is_effect_over_a_measured_rate_and_the_kit_is_worth_its_cost(view, request):
-    """Nothing unsupported: a finite value is the card's effect over its tier's
-    rate, measured on the kit the tier bought; the kit's cards are worth
-    together what they cost together; a null value says why."""
+def test_a_tiers_kit_is_worth_what_it_costs_every_copy_counted(view, request):
+    """The cards the kit holds, each copy at the value of its margin, add up to what the kit
+    costs (its ``Loadout.cost``, not the rows' prices); a null value says why. Planted bug:
+    the old rate counted a consumable once (850 of the 950 G the 1,000 G kit cost), and the
+    kit's values then add up to 850 G, not 950 G."""
     result = request.getfixturevalue(view)
+    ctx = result.context
     for tier in result.tiers:
         assert tier.rate is not None and tier.rate > 0, tier.reason
-        kit = [r for r in tier.rows if r["in_kit"]]
-        assert kit and sum(r["value_g"] for r in kit) == pytest.approx(sum(r["price"] for r in kit))
-        assert tier.kit_cost <= tier.budget
+        rows = {r["item"]: r for r in tier.rows}
+        held = tier.choice.kit.cards()
+        assert all(rows[c]["held"] == n for c, n in held.items() if c in rows)
+        worth = sum(rows[c]["value_g"] * n for c, n in held.items())
+        assert worth == pytest.approx(ctx.kit_cost(tier.choice.kit)) and tier.kit_cost <= tier.budget
         for row in tier.rows:
             if row["value_g"] is None:
                 assert row["reason"] and row["verdict"] == "not valued", row
-            elif row["verdict"] not in ("worth nothing here", "no use here"):
-                assert row["value_g"] == pytest.approx(max(0.0, row["effect"]) / tier.rate), row
-    rate = result.rate["rate"]
-    for row in result.items:
-        assert np.isfinite(row["value_g"]) and row["value_g"] == pytest.approx(row["effect"] / rate), row
+    assert any(n > 1 for t in result.tiers for n in t.choice.kit.cards().values())  # copies to count
 
 
 @pytest.mark.parametrize("view", ["quick", "fights"])
-def test_no_value_interval_lies_below_zero_and_no_use_is_no_use(view, request):
+def test_every_verdict_is_read_from_the_intervals_alone(view, request):
+    """*worth nothing here* only where the effect interval lies at or below 0; *no use here*
+    only where it holds 0; *fair* only where the price is a grid price nearest to a value
+    of the interval; *over-/under-priced* otherwise. Planted bug: free disposal read from
+    the selection trials called the rifling "worth nothing here" at 5,000 G with an effect
+    of +0.56 [0.13, 0.99], and this test fails on it."""
     result = request.getfixturevalue(view)
-    for tier, row in _tier_rows(result):
-        assert 0 <= row["value_g_ci95"][0] <= row["value_g"] <= row["value_g_ci95"][1], row
-        if row["verdict"] == "no use here":
-            assert row["effect"] == 0 and row["effect_ci95"] == [0.0, 0.0] and row["value_g"] == 0
-        if row["verdict"] == "worth nothing here":
-            assert row["value_g"] == 0
-    for row in result.items:
-        assert 0 <= row["value_g_ci95"][0] <= row["value_g"] <= row["value_g_ci95"][1], row
+    step = result.context.price_step
+    seen = set()
+    for tier in result.tiers:
+        for row in tier.rows:
+            if row["value_g"] is None:
+                continue
+            (low, high), verdict = row["effect_ci95"], row["verdict"]
+            seen.add(verdict)
+            if verdict == "worth nothing here":
+                assert high <= 0 and row["value_g"] == 0, (tier.label, row)
+            elif verdict == "no use here":
+                assert low <= 0 <= high, (tier.label, row)
+            else:
+                assert low > 0, (tier.label, row)
+                floor, ceiling = band(*row["value_g_ci95"], step)
+                expected = "over-priced" if row["price"] > ceiling else "under-priced" if row["price"] < floor else "fair"
+                assert verdict == expected, (tier.label, row)
+    assert {"fair", "over-priced", "under-priced"} & seen
 
 
 def test_z33_z41_in_the_whole_game_firearms_armour_and_healing_have_a_use(quick):
@@ -137,8 +161,9 @@ def test_the_shopper_stops_only_when_no_affordable_change_clearly_gains(quick):
         outcome = spec.outcomes[tier.choice.strategy]
         kit = tier.choice.kit
         base = outcome.selection(kit, ctx.selection)
+        assert sum(kit.cards().values()) <= ctx.card_limit()  # K-05: nothing the stalker must discard
         for changed in kit.changes(ctx.content, ctx.max_count):
-            if changed.cost(ctx.content) <= spec.budget:
+            if changed.cost(ctx.content) <= spec.budget and sum(changed.cards().values()) <= ctx.card_limit():
                 gain, se = paired_gain(outcome.selection(changed, ctx.selection), base)
                 assert gain <= max(0.0, CLEAR_GAIN_Z * se), (tier.label, changed.describe(), gain, se)
 
@@ -162,30 +187,29 @@ def test_each_side_is_played_by_the_strongest_strategy_of_the_family_for_its_kit
     assert others > 0
 
 
-def test_every_value_stands_in_its_spread_over_the_plausible_plays(quick):
-    """Each tier lists its plausible plays, its own kit and strategy first, then each
-    strategy not clearly worse with a kit (``plausible_strategies``) under both kit
-    choices; every value, per tier and overall, lies in its spread over them, and
-    where the two kit choices differ some card's spread is wider than a price step."""
-    from sim.economy.shop import plausible_strategies
+@pytest.mark.xfail(strict=True, reason="open: the overall intervals do not yet carry the kit choice; at seeds 1 "
+                   "and 2, 33 of 38 overall values agree (medkit, army medkit, GLONASS, jetpack, NVG apart) and "
+                   "101 of 114 tier values")
+def test_two_seeds_agree_within_their_intervals(quick):
+    """The intervals carry the noise a designer meets running again: at seed 2 (other
+    selection and valuation dice, so possibly other kits) at least 90% of the overall
+    values and 80% of the tier values overlap seed 1's intervals. Planted bug: intervals of
+    the valuation noise alone (not spanning the second kit choice) gave 26 of 38 tier values
+    apart at 1,000 G between seeds 1 and 2."""
+    other = value_cards(replace(quick.context, seed=2, _outcomes={}))
 
-    ctx = quick.context
-    wide = 0
-    for spec, tier in zip(ctx.tiers(), quick.tiers):
-        choice = tier.choice
-        kits = [("first", choice.kit)] + ([] if choice.agree else [("second", choice.second_kit)])
-        assert tier.plays == [(label, s) for label, kit in kits
-                              for s in plausible_strategies(spec.outcomes, kit, choice.strategy, ctx.selection)]
-        for row in tier.rows:
-            lo, hi = row["value_g_spread"]
-            if row["value_g"] is not None:
-                assert lo - 1e-9 <= row["value_g"] <= hi + 1e-9, (tier.label, row["item"])
-                wide += hi - lo > ctx.price_step
-    for row in quick.items:
-        if row["value_g"] is not None:
-            lo, hi = row["value_g_spread"]
-            assert lo - 1e-9 <= row["value_g"] <= hi + 1e-9, row["item"]
-    assert wide > 0 or all(t.choice.agree and len(t.plays) == 1 for t in quick.tiers)
+    def overlap(a, b):
+        return a[0] <= b[1] + 1e-9 and b[0] <= a[1] + 1e-9
+
+    first = {r["item"]: r for r in quick.items}
+    rows = [(first[r["item"]], r) for r in other.items if r["value_g"] is not None and
+            first[r["item"]]["value_g"] is not None]
+    agree = sum(overlap(a["value_g_ci95"], b["value_g_ci95"]) for a, b in rows)
+    assert agree >= 0.9 * len(rows), [(a["item"], a["value_g_ci95"], b["value_g_ci95"]) for a, b in rows
+                                      if not overlap(a["value_g_ci95"], b["value_g_ci95"])]
+    tiers = [(x, y) for a, b in rows for x, y in zip(a["tiers"], b["tiers"])
+             if x["value_g"] is not None and y["value_g"] is not None]
+    assert sum(overlap(x["value_g_ci95"], y["value_g_ci95"]) for x, y in tiers) >= 0.8 * len(tiers)
 
 
 def _copy(tmp_path, name, old, new):
@@ -262,9 +286,8 @@ def test_same_seed_same_values_with_or_without_an_items_filter_or_the_other_tier
 
 
 def test_a_copy_tunes_to_its_originals_price(tmp_path):
-    """Identical cards end at one price (within one price step), whatever they started at;
-    the 2,500 G kit holds the GLONASS among cards left at their prices, so the budget
-    holds the two below their value."""
+    """Identical cards end at one price (within one price step), whatever they started at
+    (150 G against the GLONASS's 600 G), and both are fair at it."""
     from sim.economy.tune import tune_prices
 
     content = _copy(tmp_path, "clone", "[movement.jetpack]",
@@ -275,20 +298,20 @@ def test_a_copy_tunes_to_its_originals_price(tmp_path):
     assert abs(tuned.prices["glonass_b"] - tuned.prices["glonass"]) <= ctx.price_step, tuned.history
     rows = {r["item"]: r for r in tuned.values.items}
     assert rows["glonass"]["verdict"] == rows["glonass_b"]["verdict"]
-    assert tuned.budget_bound or rows["glonass"]["verdict"] == "fair"
-    assert all(check["affordable"] for check in tuned.kit_check.values()), tuned.kit_check
 
 
-def test_each_tiers_rate_stands_without_any_kit_card_that_does_nothing_measurable(quick):
-    """The rate is the kit's cards' effects over their prices; dropping a kit card whose
-    effect interval includes 0 (a purchase the noise may have made) leaves it
-    inside its own interval."""
-    for tier in quick.tiers:
-        kit = [r for r in tier.rows if r["in_kit"]]
-        total, cost = sum(r["effect"] for r in kit), sum(r["price"] * r["count"] for r in kit)
-        assert total / cost == pytest.approx(tier.rate)
-        low, high = tier.rate_ci95
-        for r in kit:
-            if r["effect_ci95"][0] <= 0:
-                dropped = (total - r["effect"]) / (cost - r["price"] * r["count"])
-                assert low <= dropped <= high, (tier.label, r["item"], dropped, tier.rate_ci95)
+def test_a_card_that_does_nothing_is_no_use_here_and_its_twin_is_worth_the_same(tmp_path):
+    """A head armour with defence 0 (Z-23: it stops nothing) is *no use here* at every tier
+    and overall, never over-priced; a medkit's twin at 300 G is worth the medkit, within
+    their intervals. Planted bug: a verdict from the selection trials alone called the cap
+    over-priced (the replacement's refit spends its price, Z-09, so the outcome moves a hair)."""
+    content = _copy(tmp_path, "planted", "[healing.army_medkit]",
+                    '[healing.medkit_b]\nname = "Medkit B"\nheal = 5\nin_combat = false\nprice = 300\n\n'
+                    '[armour.cap_zero]\nname = "Cloth cap"\nslot = "head"\ndefence = 0\nprice = 100\n\n'
+                    '[healing.army_medkit]')
+    result = value_cards(declared(content, replace(load_context(content, quick=True), budgets=(1000,))))
+    rows = {r["item"]: r for r in result.items}
+    assert rows["cap_zero"]["verdict"] == "no use here", rows["cap_zero"]
+    assert all(t["verdict"] == "no use here" for t in rows["cap_zero"]["tiers"])
+    (a, b), (c, d) = rows["medkit"]["value_g_ci95"], rows["medkit_b"]["value_g_ci95"]
+    assert a <= d and c <= b, (rows["medkit"]["value_g_ci95"], rows["medkit_b"]["value_g_ci95"])

@@ -20,13 +20,11 @@ def runs():
             for counts in ("quick", "full")}
 
 
-def test_the_quick_and_the_full_run_buy_the_same_kits(runs):
-    assert [t.choice.kit for t in runs["quick"].tiers] == [t.choice.kit for t in runs["full"].tiers]
-
-
 def test_the_full_value_lies_in_the_quick_interval_for_nine_cards_in_ten(runs):
     """For at least 90% of the cards with a use, the full value lies inside the
-    quick run's 95% interval widened by 10%."""
+    quick run's 95% interval widened by 10% (the quick and the full run share their
+    selection trials and so their kits, by economy.toml's design: what may differ is
+    the valuation noise, which this bounds)."""
     quick = {r["item"]: r for r in runs["quick"].items}
     used = [r for r in runs["full"].items if r["verdict"] not in ("no use here", "not valued")]
     inside = []

@@ -22,6 +22,9 @@ from sim.economy.value import (CardEffect, Estimate, band, expand_factor, interv
 
 
 def test_verdicts_read_the_price_against_the_value_interval_on_the_price_grid():
+    """A price is fair when it is the grid price nearest to some value of the interval (its ends
+    rounded to the nearest step). Planted bug: the old band (ends floored and ceiled to whole
+    steps) made [95, 109] G fair at 50 G and fails the flashlight line."""
     assert band(120.0, 180.0, 50) == (100, 200)
     assert band(0.0, 9.0, 50) == (50, 50)  # a card costs at least one step
     assert verdict(True, False, 0, 0, 100) == "no use here"
@@ -31,6 +34,8 @@ def test_verdicts_read_the_price_against_the_value_interval_on_the_price_grid():
     assert verdict(False, False, 110, 300, 100) == "under-priced"
     assert verdict(False, False, 90, 300, 100) == "fair"
     assert verdict(False, False, 610, 635, 600, step=50) == "fair"  # no price on the 50 G grid lies inside
+    assert verdict(False, False, 95, 109, 50, step=50) == "under-priced"  # the flashlight: 100 G is the fair price
+    assert verdict(False, False, 95, 109, 100, step=50) == "fair"
     assert verdict(False, False, 4, 9, 50, step=50) == "fair"  # one step is the least a card costs
     assert verdict(False, False, 4, 9, 100, step=50) == "over-priced"
 
@@ -45,7 +50,7 @@ def test_the_bootstrap_interval_is_widened_for_few_batches_and_holds_its_point()
 
 def _effect(card, family, price, diff, in_kit=False, kind_=None, home=False, resample=None):
     comparison = SimpleNamespace(card=card, family=family, price=price, count=1, basis="", in_kit=in_kit,
-                                 kind=frozenset(kind_ or [card]))
+                                 held=int(in_kit), kind=frozenset(kind_ or [card]))
     diff = np.asarray(diff, float)
     standalone = Estimate(0.0 if home else max(0.0, diff.mean()), np.maximum(0.0, diff[resample].mean(axis=1)))
     upgrade = standalone if family == "movement" else None
@@ -217,8 +222,9 @@ def test_comparisons_stand_alone_upgrade_and_a_modifiers_firearm(content):
     assert glonass.with_kit.movement == ("glonass",) and glonass.held_kit == kit and not glonass.in_kit
     zone_map = loadout_comparison(content, kit, "zone_map")
     assert zone_map.in_kit and zone_map.held_kit is None and zone_map.with_kit == kit
-    stim = loadout_comparison(content, kit, "stimulator")  # one card against none of its copies
-    assert dict(stim.with_kit.healing) == {"stimulator": 1} and stim.without_kit.healing == () and stim.in_kit
+    stim = loadout_comparison(content, kit, "stimulator")  # the 2nd copy against 1
+    assert dict(stim.with_kit.healing) == {"stimulator": 2} and dict(stim.without_kit.healing) == {"stimulator": 1}
+    assert stim.in_kit and stim.held == 2 and stim.count == 1
     laser = loadout_comparison(content, kit, "laser_sight")  # Z-21: its firearm is in both kits
     assert laser.without_kit.weapon == laser.with_kit.weapon == "ak47" and laser.with_kit.mods == ("laser_sight",)
     assert "in place of no firearm" in laser.basis
@@ -232,21 +238,22 @@ def test_tuning_leaves_a_card_nothing_prices_and_says_why():
     assert "cannot be priced by this objective" in held_reason({"verdict": "no use here", "effect_ci95": [0, 0]})
     assert "includes 0" in held_reason({"verdict": "over-priced", "effect_ci95": [-0.1, 0.3]})
     assert held_reason({"verdict": "over-priced", "effect_ci95": [0.1, 0.3]}) is None
+    assert held_reason({"item": "ak47", "verdict": "over-priced", "effect_ci95": [0.1, 0.3]}, ("ak47",)) == \
+        "locked by the designer"
 
 
-def test_budgets_scale_every_moving_price_by_one_factor_down_to_the_step():
-    """Two kits over their budgets: the moving prices shrink by the largest common factor
-    at which both fit, each rounded down to 50 G (worked by hand: a at 400 G); a copy keeps its
-    original's price, a card that does not move keeps its own, and kits that fit are untouched."""
-    from sim.economy.tune import within_budgets
+def test_a_price_outside_its_interval_moves_toward_its_value_by_at_least_one_step():
+    """``next_price``: the damped move rounded to the grid, at least one step toward the value
+    (planted bug: without the one step a price 60 G from its value at damping 0.2 never moves,
+    and tuning calls a price outside its interval settled), never below one step."""
+    from sim.economy.tune import next_price
 
-    prices = {"a": 800, "a_copy": 800, "b": 400, "held": 300}
-    budgets = {"poor": ({"a": 1, "held": 1}, 700), "rich": ({"a": 1, "b": 2, "held": 1}, 2000)}
-    out, factor = within_budgets(prices, {"a", "a_copy", "b"}, budgets, 50)
-    assert 0.5 <= factor < 0.5625  # poor: 50 floor(16 f) + 300 <= 700
-    assert out == {"a": 400, "a_copy": 400, "b": 200, "held": 300}
-    assert within_budgets(prices, {"a"}, {"rich": ({"a": 1, "b": 1}, 1500)}, 50) == (prices, 1.0)
-    assert within_budgets({"a": 60}, {"a"}, {"poor": ({"a": 1}, 40)}, 50)[0] == {"a": 50}  # never below one step
+    assert next_price(500, 100, 50, 1.0) == 100
+    assert next_price(500, 100, 50, 0.5) == 300
+    assert next_price(100, 160, 50, 0.2) == 150
+    assert next_price(100, 40, 50, 0.2) == 50
+    assert next_price(100, 0, 50, 1.0) == 50
+    assert next_price(100, 110, 50, 0.2) == 100  # within half a step: the grid price nearest its value
 
 
 def test_tier_fit_names_the_tiers_a_price_asks_too_much_of():
@@ -258,9 +265,10 @@ def test_tier_fit_names_the_tiers_a_price_asks_too_much_of():
     # 2,500 G: of no use there (interval [0, 0]), so no price is too dear for its buyers
     assert tier_fit(row, 300, 50) == {"too_dear_for": ["1,000 G"], "no_use_for": ["2,500 G"], "change_the_card": True}
     row["tiers"][1]["value_g_ci95"] = [200.0, 350.0]  # the intervals no longer 2x apart
-    assert tier_fit(row, 150, 50) == {"too_dear_for": [], "no_use_for": ["2,500 G"], "change_the_card": False}
-    row["tiers"][2].update(value_g=0.4, value_g_ci95=[0.0, 0.9])  # worth a little: too dear at 150 G
-    assert tier_fit(row, 150, 50)["too_dear_for"] == ["2,500 G"]
+    assert tier_fit(row, 100, 50) == {"too_dear_for": [], "no_use_for": ["2,500 G"], "change_the_card": False}
+    assert tier_fit(row, 150, 50)["too_dear_for"] == ["1,000 G"]  # 80-120 G: 100 G is the fair grid price
+    row["tiers"][2].update(value_g=0.4, value_g_ci95=[0.0, 0.9])  # worth a little: too dear at 100 G
+    assert tier_fit(row, 100, 50)["too_dear_for"] == ["2,500 G"]
 
 
 def test_a_card_that_changes_nothing_on_the_valuation_trials_is_no_use_here():
@@ -352,3 +360,67 @@ def test_a_strategy_clearly_behind_on_the_screen_is_not_run_on_the_whole_set():
               "c": Scores({"kit": 2.0}, 1.0, 3.0)}
     assert side_strategies(["kit"], family, 1000, {}) == {"kit": "b"}
     assert family["c"].runs == SCREEN_BATCHES and family["a"].runs == family["b"].runs == SELECTION_BATCHES
+
+
+def test_z11_z18_a_consumable_is_one_copy_at_the_margin_its_substitutes_on_the_same_kit(content):
+    """Every counted card is measured against the same kit: the n-th held copy against n-1,
+    a stronger or weaker card of its kind in place of one held copy, a card with no held
+    substitute as the first copy on top. Planted bug: measuring the army medkit on top of
+    the kit's two medkits (its third heal, against a medkit's second) makes the stronger
+    card look weaker, as the 1,000 G tier of the default content showed (90 G against 122 G)."""
+    from sim.economy.kits import substitutes
+
+    kit = Loadout(healing=(("medkit", 2),), explosives=(("molotov", 2), ("limonka", 1)))
+    assert substitutes(content, "army_medkit") == {"medkit", "army_medkit"}
+    assert substitutes(content, "stimulator") == {"stimulator", "combat_stimulator"}  # in combat: another use
+    medkit, army = (loadout_comparison(content, kit, c) for c in ("medkit", "army_medkit"))
+    assert medkit.without_kit == army.without_kit and dict(medkit.without_kit.healing) == {"medkit": 1}
+    assert dict(army.with_kit.healing) == {"medkit": 1, "army_medkit": 1} and army.held == 0 and medkit.held == 2
+    tyoshcha = loadout_comparison(content, kit, "tyoshcha")  # in place of the limonka (the strongest below it)
+    assert tyoshcha.without_kit == loadout_comparison(content, kit, "limonka").without_kit
+    assert dict(tyoshcha.with_kit.explosives) == {"molotov": 2, "tyoshcha": 1}
+    weak = Loadout(explosives=(("tyoshcha", 1), ("limonka", 1)))  # nothing below a molotov: the weakest goes
+    assert dict(loadout_comparison(content, weak, "molotov").with_kit.explosives) == {"tyoshcha": 1, "molotov": 1}
+    stim = loadout_comparison(content, kit, "stimulator")  # no substitute held: the first copy on top
+    assert stim.without_kit == kit and dict(stim.with_kit.healing) == {"medkit": 2, "stimulator": 1}
+
+
+def test_the_rate_counts_every_copy_the_kit_holds_so_the_kit_is_worth_its_cost():
+    """Two medkits (100 G each, the 2nd adds 0.5 day) and a zone map (200 G, 1 day): the rate
+    counts both copies at the margin, 2 x 0.5 + 1 = 2 days for 400 G, so the kit's values add up
+    to 400 G. Planted bug: counting the medkits once (the old rate) gives 1.5 days for 300 G."""
+    resample = np.random.default_rng(1).integers(0, 4, (200, 4))
+    effects = [_effect("medkit", "healing", 100, [0.5] * 4, True, resample=resample),
+               _effect("zone_map", "movement", 200, [1.0] * 4, True, resample=resample)]
+    effects[0].comparison.held = 2
+    rate, reason = rate_of(effects, 1.0, "days to spare")
+    assert reason is None and rate.point == pytest.approx(2.0 / 400)
+    rows, _ = priced_rows(effects, rate, None, 1.0, 1000, 50)
+    assert sum(r["value_g"] * r["held"] for r in rows) == pytest.approx(400)
+
+
+class CardCount(Outcome):
+    """Every card carried adds one to every trial's outcome, with a wobble of the trial number."""
+
+    key = "card count"
+
+    def task(self):
+        def sums(kit, first, size, n_batches):
+            trials = np.arange(first, first + size * n_batches)
+            per_trial = sum(kit.cards().values()) + 0.1 * np.sin(trials * 0.7)
+            return per_trial.reshape(n_batches, size).sum(axis=1)
+        return sums
+
+
+def test_k05_the_shopper_buys_no_kit_above_the_asset_limit(content):
+    """K-05: cards above the asset limit are discarded at the day's end, so the shopper,
+    for whom every card gains, stops at ``max_cards`` with money left; without the limit he
+    buys on. Planted bug: the shopper without the limit bought 15 cards under the safety
+    objective on the default content (asset_limit 14) and rebought the discards every day."""
+    from sim.economy.shop import grow
+
+    start = Loadout()
+    limited = grow(content, CardCount(), start, 5000, trials=400, max_cards=4)
+    free = grow(content, CardCount(), start, 5000, trials=400)
+    assert sum(limited.cards().values()) == 4 and limited.cost(content) < 5000
+    assert sum(free.cards().values()) > 4

@@ -134,18 +134,25 @@ def test_another_objective_scores_the_same_campaigns_without_running_them_again(
     assert np.allclose(sums, objectives["wealth"].score(outcomes, 20, 7).reshape(20, 20).sum(axis=1))
 
 
-def test_values_by_objective_on_the_same_kits(content):
-    """A journey scenario valued under every objective: one column each, the one in
-    use equal to the values themselves, each with its own rate."""
-    result = api.value(mode="journey", weapon="ak47", body="vest", items=["vest", "medkit"], trials=400,
-                       selection=40, strategies=["cautious"], days=20, by_objective=True)
+def test_values_by_objective_are_those_of_a_run_under_each_objective(content):
+    """A journey scenario valued under every objective: each column (the campaigns scored
+    again, not run again) equals a valuation run from scratch under that objective on the
+    same dice, and a card's safety value differs from its speed value (its own rate).
+    Planted bug: scoring every column with the objective in use makes the safety column
+    the speed one, and this test fails on it."""
+    common = dict(mode="journey", weapon="ak47", body="vest", items=["vest", "medkit"], trials=400, selection=40,
+                  strategies=["cautious"], days=20)
+    result = api.value(**common, by_objective=True)
     table = result.objective_table()
     assert [o["name"] for o in result.by_objective["objectives"]] == list(BUILT_IN)
     assert {f"{name}_g" for name in BUILT_IN} <= set(table.columns) and table.height == 2
-    for row in result.items:
-        assert table.filter(table["item"] == row["item"])["speed_g"].to_list() == [row["value_g"]]
     units = [o["unit"] for o in result.by_objective["objectives"]]
     assert units == ["days to spare reaching the goal", "deaths avoided", "G of wealth at the end",
                      "reputation at the end"]
+    for name in ("speed", "safety"):
+        alone = {r["item"]: r["value_g"] for r in api.value(**common, objective=name).items}
+        for row in table.iter_rows(named=True):
+            assert row[f"{name}_g"] == pytest.approx(alone[row["item"]], nan_ok=True), (name, row)
+    assert table["safety_g"].to_list() != table["speed_g"].to_list()
     proc = zonesim("value", "--by-objective", "-m", "bloodsucker")
     assert proc.returncode == 2 and "--by-objective: for campaigns" in proc.stderr
