@@ -86,14 +86,16 @@ def value(
     each budget tier a shopper buys a reference kit on selection trials (and
     again on other dice, to show whether the choice is stable); a card's
     effect is its paired change in the outcome on the valuation trials: in
-    its slot against the kit with no card of its kind, or added to the kit.
-    The tier's rate is the kit's cards' effects over their prices, and a
-    value is effect over rate, with a 95% interval that carries the rate's
-    noise and both kit choices. Beside it: the upgrade value (over the card
-    the kit holds), the reservation price (the most the buyer would pay at
-    today's prices of the others) and a verdict: under-priced, fair,
-    over-priced, worth nothing here (left at home), no use here (changes
-    nothing), not valued (with the reason).
+    its slot against the kit with no card of its kind, or, a consumable, one
+    copy at the margin the kit faces (the n-th held copy against n-1). The
+    tier's rate is the kit's cards' effects over their prices, every copy
+    counted, and a value is effect over rate, with a 95% interval that
+    carries the rate's noise and both kit choices. Beside it: the upgrade
+    value (over the card the kit holds), the reservation price (the most the
+    buyer would pay at today's prices of the others) and a verdict read from
+    the intervals: under-priced, fair, over-priced, worth nothing here (its
+    effect interval at or below 0), no use here (its effect interval holds
+    0), not valued (with the reason).
 
     With no scenario options the context is economy.toml's: journey
     campaigns, its budget tiers and strategy family (or --view fights).

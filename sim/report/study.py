@@ -175,19 +175,20 @@ def value_section(s: Section, result, out, stem, title, assumed):
     unit = result.rate["unit"]
     s.text(f"A card's value is what it does, in G at one exchange rate per tier. Each tier's kit is bought once by "
            f"the shopper on selection trials and then frozen; a card's effect is its paired change in {unit} on the "
-           "valuation trials (a card that takes a slot: in its slot against the kit with no card of its kind; any "
-           "other card: added to the kit), each side played by the family's strongest strategy for it (the tier's "
-           "own kit by the tier's). The tier's rate is the kit's cards' effects over their prices, so they "
-           "are worth together what they cost together, and no price of a card the tier does not buy enters a "
-           "value. *Upgrade*: over the card of its kind the kit holds. *Reservation*: the most the tier's buyer "
+           "valuation trials (a card that takes a slot: in its slot against the kit with no card of its kind; a "
+           "consumable: one copy at the margin the kit faces, the n-th held copy against n-1, another strength in "
+           "place of a held one, else the first on top), each side played by the family's strongest strategy for "
+           "it (the tier's own kit by the tier's). The tier's rate is the kit's cards' effects over their prices, "
+           "every held copy counted, so they are worth together what they cost together, and no price of a card "
+           "the tier does not buy enters a value. *Upgrade*: over the card of its kind the kit holds. *Reservation*: the most the tier's buyer "
            "would pay at today's prices of the others (its value less the best surplus of a card of its kind). "
            "*Plays low / high*: the value's lowest and highest under each play the shopper could as well have "
            "picked: both kit choices, and each strategy of the family not clearly worse with the kit (within 2 "
            "standard errors on the selection trials); overall, with one tier's play changed at a time. "
-           "Verdicts: *under-priced* / *over-priced* (the price below / above the 95% value interval widened to "
-           "whole price steps), "
-           "*fair*, *worth nothing here* (left at home: it does worse than none), *no use here* (it changes "
-           "nothing), *not valued* (with the reason). A star marks the kit's cards.")
+           "Verdicts, read from the intervals: *under-priced* / *over-priced* (the price below / above the 95% "
+           "value interval with its ends rounded to the nearest price step), *fair*, *worth nothing here* (left "
+           "at home: its effect interval lies at or below 0), *no use here* (its effect interval holds 0: nothing "
+           "measured says it changes the outcome), *not valued* (with the reason). A star marks the kit's cards.")
     for tier in result.tiers:
         d = tier.describe()
         agreement = d["agreement"]
