@@ -67,13 +67,14 @@ def print_objectives(result):
     wide_console().print(table, highlight=False)
 
 
-def tier_line(tier) -> str:
-    """``1,000 G · cautious buys ... (900 G, 100 G unspent) · 22.85 days to spare · 1 day to spare = 232 G``."""
+def tier_line(tier, held=False) -> str:
+    """``1,000 G · cautious buys ... (900 G, 100 G unspent) · 22.85 days to spare · 1 day to spare = 232 G``;
+    ``held``: the kit tuning holds (bought at the content's prices)."""
     d = tier.describe()
     spent = f"{d['kit_cost']:,} G" + ("" if d["unspent"] is None else f", {d['unspent']:,} G unspent"
                                       if d["unspent"] >= 0 else f", {-d['unspent']:,} G over the budget")
     agreement = d["agreement"]
-    second = ("the kit is given" if agreement["pinned"] else
+    second = ("the kit bought at the content's prices, held" if held else "the kit is given" if agreement["pinned"] else
               "a second choice on other dice buys the same kit" if agreement["agree"] else
               f"a second choice on other dice differs in {', '.join(agreement['differ'])} (intervals span both)")
     fmt = ".2f" if tier.unit == "days to spare" else ".4f"

@@ -114,12 +114,13 @@ def _print(result, out):
     state = ("did not converge (a price still lies outside its value interval)" if not result.converged else
              "converged: every moving price lies in its value interval, the kits held")
     console.print(f"Price tuning · {result.values.caption()}", highlight=False)
-    console.print(f"{len(result.history) - 1} price moves; {state} · step {result.context.price_step} G · "
+    moves = len(result.history) - 1
+    console.print(f"{moves} price move{'' if moves == 1 else 's'}; {state} · step {result.context.price_step} G · "
                   f"{result.elapsed_s:.0f} s", highlight=False)
     console.print(f"  numeraire: the held kits cost what they cost at the content's prices (values times "
                   f"{result.levels[-1]:.3f} in the last round)", highlight=False)
     for tier in result.values.tiers:
-        console.print("  " + tier_line(tier), highlight=False)
+        console.print("  " + tier_line(tier, held=True), highlight=False)
         check = result.kit_check[tier.label]
         if not check["affordable"]:
             console.print(f"    at the tuned prices this kit costs {check['cost']:,} G, over the {check['budget']:,} G "
