@@ -63,9 +63,10 @@ def tune(
     """Tune prices: every card at the price its value in G earns.
 
     The tiers' kits are bought once, at the content's prices, and held.
-    Each round values every card (as `zonesim value` does) and moves each
-    price outside its value interval part of the way to its overall value
-    (its tier values weighted alike), rounded to economy.toml's price step.
+    Each round values every card (as `zonesim value` does); while a price
+    lies outside its value interval, every price moves part of the way to
+    its overall value (its tier values weighted alike), rounded to
+    economy.toml's price step.
     The numeraire: the held kits cost at the tuned prices what they cost at
     the content's prices, so a G keeps buying what it bought.
     It stops when every moving price lies inside its value interval, or

@@ -3,12 +3,13 @@ Stalkeriada pace (how many games end with a winner).
 
 **Prices at value.** The tiers' kits are chosen once, at the content's prices
 (``sim.economy.value``), and held: they are the reference buyers. Each round
-values every card with the kits held and moves every moving price outside its
-value interval part of the way to its value (``damping``, shrinking round by
-round: ``damping * 2 / (k + 2)`` at move ``k``), rounded to the context's price
-step, at least one step toward it and never below one step. Tuning stops when
-every moving price lies inside its value interval with its ends rounded to the
-price step (*fair*), or after ``rounds`` moves.
+values every card with the kits held; while a moving price lies outside its
+value interval, every moving price goes part of the way to its value
+(``damping``, shrinking round by round: ``damping * 2 / (k + 2)`` at move
+``k``), rounded to the context's price step, at least one step for a price
+outside its interval and never below one step. Tuning stops when every moving
+price lies inside its value interval with its ends rounded to the price step
+(*fair*), or after ``rounds`` moves.
 
 **The numeraire** (docs/decisions/numeraire.md): a G buys what it bought. The
 held kits cost at the tuned prices what they cost at the content's prices
@@ -248,24 +249,34 @@ def held_choice(choice: KitChoice) -> KitChoice:
 
 def level(result: EconomyResult, basket: dict, locked) -> float:
     """The numeraire's factor (module doc): what the held kits cost at the content's prices
-    over what they cost with every moving card at its value (the others at their prices)."""
+    over what they cost with every moving card at its value (the others, and the cards not tuned,
+    at their prices)."""
     moves = {row["item"]: row["value_g"] for row in moving(result, locked)}
-    prices = {row["item"]: row["price"] for row in result.items}
-    at_values = sum(n * moves.get(c, prices.get(c, 0)) for cards, _ in basket.values() for c, n in cards.items())
+    at_values = sum(n * moves.get(c, result.context.price(c)) for cards, _ in basket.values()
+                    for c, n in cards.items())
     before = sum(cost for _, cost in basket.values())
     return before / at_values if at_values > 0 else 1.0
 
 
 def proposal(result, prices, factor, locked, step, damping) -> dict:
-    """The next prices: every moving card whose price is not fair at the numeraire's ``factor``
-    (outside its value interval times ``factor``, ends rounded to the step) ``damping`` of the
-    way to its value times ``factor`` (``next_price``)."""
+    """The next prices: none move while every moving card's price is fair at the numeraire's
+    ``factor`` (inside its value interval times ``factor``, ends rounded to the step); else
+    every moving price goes ``damping`` of the way to its value times ``factor``, at least one
+    step for a price outside its interval (``next_price``), so copies of a card meet at one price."""
+    rows = moving(result, locked)
+    outside = {row["item"] for row in rows if not _within(row["price"], band(factor * row["value_g_ci95"][0],
+                                                                         factor * row["value_g_ci95"][1], step))}
     out = dict(prices)
-    for row in moving(result, locked):
-        low, high = band(factor * row["value_g_ci95"][0], factor * row["value_g_ci95"][1], step)
-        if not low <= row["price"] <= high:
-            out[row["item"]] = next_price(row["price"], factor * row["value_g"], step, damping)
+    if outside:
+        for row in rows:
+            target = factor * row["value_g"]
+            out[row["item"]] = (next_price(row["price"], target, step, damping) if row["item"] in outside else
+                                max(step, step * round((row["price"] + damping * (target - row["price"])) / step)))
     return out
+
+
+def _within(price, bounds) -> bool:
+    return bounds[0] <= price <= bounds[1]
 
 
 # --- Stalkeriada pace -----------------------------------------------------------------
