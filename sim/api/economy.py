@@ -120,8 +120,8 @@ def _check_new_content(out):
 
 
 def tune(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
-         selection=None, rounds=12, damping=1.0, lock=(), quick=False, seed=None, objective=None, threads=None, scheduler=None,
-         workers=None, out=None, resume=False, content=None, on_progress=None, **loadout):
+         selection=None, rounds=12, damping=1.0, lock=(), quick=False, seed=None, objective=None, threads=None,
+         scheduler=None, workers=None, out=None, resume=False, content=None, on_progress=None, **loadout):
     """Every card's price moved toward its value in G (``zonesim tune``), in the context
     ``context()`` gives for the same options: at most ``rounds`` moves, each ``damping``
     of the way; without ``quick`` the prices settle on the quick counts first. ``lock``:

@@ -73,8 +73,7 @@ def tune(
     after --rounds. A card of no use, whose effect interval includes 0, or
     locked (--lock, [prices] locked) keeps its price. Without --quick,
     prices settle on the quick counts first, then are checked (and, if need
-    be, moved) at the full ones. The tuned content is a copy to diff
-    (diff.md lists every change).
+    be, moved) at the full ones. The tuned content is a copy to diff.
 
     \b
     Examples:
@@ -101,8 +100,8 @@ def tune(
         raise UsageProblem(f"--objective: '{objective}'; use equal-value, or target-finish=P in --mode stalkeriada")
     with progress("tuning prices") as update:
         result = api.tune(items=name_list(items), budgets=budget, days=days, trials=trials, selection=selection,
-                          rounds=rounds, damping=damping, lock=name_list(lock), quick=quick, threads=threads, scheduler=scheduler,
-                          workers=workers, resume=resume, on_progress=update, **scenario)
+                          rounds=rounds, damping=damping, lock=name_list(lock), quick=quick, threads=threads,
+                          scheduler=scheduler, workers=workers, resume=resume, on_progress=update, **scenario)
     show(as_json, result.to_json, lambda: _print(result, out))
 
 

@@ -13,9 +13,11 @@ identical to it), the n-th copy against n-1; where it holds a substitute (the
 same family and kind of use, another strength: a medkit for an army medkit, a
 limonka for a tyoshcha), the card in place of one copy of the strongest held
 substitute no stronger than it (else of the weakest); else the first copy on
-top of the kit. So every card of a kind is measured
-against the same kit, and a card that does strictly more is worth no less. At a Stalkeriada table a kit is the
-shop items a planner buys (S-04, S-08, S-11, S-15) and a card is one of them."""
+top of the kit. So a stronger card is measured where the weaker one it replaces
+is, and a card that does strictly more is worth no less.
+
+At a Stalkeriada table a kit is the shop items a planner buys (S-04, S-08,
+S-11, S-15) and a card is one of them."""
 
 from __future__ import annotations
 
@@ -115,8 +117,8 @@ def margin(content: Content, kit: Loadout, item_id: str, base: Comparison) -> Co
 
 
 def substitutes(content: Content, item_id: str) -> frozenset:
-    """The counted cards that do ``item_id``'s job at another strength: its family's cards whose
-    fields other than numbers (and name and price) are its own (a medkit and an army medkit)."""
+    """The cards that do ``item_id``'s job at another strength: its family's cards whose fields
+    other than numbers (and name and price) are its own (a medkit and an army medkit)."""
     def kind_of(entry):
         return {k: v for k, v in entry.fields.items() if k not in ("name", "price")
                 and (isinstance(v, bool) or not isinstance(v, (int, float)))}

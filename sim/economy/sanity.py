@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from sim.content.loadout import clones
-from sim.economy.kits import MORE_IS_BETTER
+from sim.economy.kits import MORE_IS_BETTER, substitutes
 
 SEED_OVERALL = 0.9
 SEED_TIERS = 0.8
@@ -30,16 +30,12 @@ def _numbers(entry) -> dict:
             and isinstance(v, (int, float))}
 
 
-def _kind_fields(entry) -> dict:
-    return {k: v for k, v in entry.fields.items() if k not in ("name", "price") and k not in _numbers(entry)}
-
-
 def stronger_pairs(content) -> list:
     """``(strong, weak)`` card ids: the same family and use, the numbers that differ all of
     ``MORE_IS_BETTER``, each of ``strong`` above ``weak``'s (more dice, bonus, defence, heal, steps)."""
     out = []
     for a, b in permutations(content.items.values(), 2):
-        if a.family != b.family or _kind_fields(a) != _kind_fields(b):
+        if b.id not in substitutes(content, a.id):
             continue
         na, nb = _numbers(a), _numbers(b)
         differ = [k for k in na if na[k] != nb.get(k)]

@@ -224,13 +224,23 @@ def copies(comparison) -> float:
     return comparison.held / comparison.count
 
 
+def held_effects(effects) -> tuple:
+    """The measured effects of the cards the kit holds, by card id, and what their copies cost."""
+    held = sorted((e for e in effects if e.comparison.held and e.reason is None), key=lambda e: e.comparison.card)
+    return held, sum(e.comparison.price * e.comparison.held for e in held)
+
+
+def per_g(held, cost, effect_of) -> Estimate:
+    """The rate: every held copy's effect (``effect_of(e)``, an ``Estimate``) over what they cost."""
+    return sum_of([effect_of(e).scaled(copies(e.comparison)) for e in held]).scaled(1.0 / cost)
+
+
 def rate_of(effects, expand, unit):
     """The tier's rate (module doc): ``(Estimate, None)`` or ``(None, reason)``."""
-    kit = sorted((e for e in effects if e.comparison.held and e.reason is None), key=lambda e: e.comparison.card)
-    cost = sum(e.comparison.price * e.comparison.held for e in kit)
+    kit, cost = held_effects(effects)
     if not kit or cost <= 0:
         return None, f"the kit holds no card that costs anything, so no {unit} per G is measured here"
-    rate = sum_of([e.standalone.scaled(copies(e.comparison)) for e in kit]).scaled(1.0 / cost)
+    rate = per_g(kit, cost, lambda e: e.standalone)
     if not rate.point > 0 or not interval(rate.point, rate.replicas, expand)[0] > 0:
         return None, (f"money buys no measurable {unit} here: the kit's cards ({cost:,} G) change it by "
                       f"{rate.point * cost:+.4g}, within the noise")
@@ -466,8 +476,8 @@ def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResul
     items_out, rate, replicas = overall_at(firsts)
     most = max(len(kit_runs) for _, kit_runs in choices)
     if most > 1:  # the k-th kit choice of every tier at once (a tier with fewer keeps its last)
-        items_out = _span([items_out] + [overall_at([kit_runs[min(k, len(kit_runs) - 1)] for _, kit_runs in choices])[0]
-                                         for k in range(1, most)], step)
+        kth = [[kit_runs[min(k, len(kit_runs) - 1)] for _, kit_runs in choices] for k in range(1, most)]
+        items_out = _span([items_out] + [overall_at(picks)[0] for picks in kth], step)
     one_changed = [firsts[:t] + [n] + firsts[t + 1:] for t, (runs, _) in enumerate(choices) for n in range(1, len(runs))]
     items_out = _with_spread(items_out, [items_out] + [overall_at(picks)[0] for picks in one_changed])
     runs = sum(o.runs for spec in specs for o in spec.outcomes.values())
@@ -530,9 +540,8 @@ def overall(runs, tiers, cards, expand, unit, budget, step):
         for e in effects:
             if e.reason is None:
                 per_card.setdefault(e.comparison.card, []).append(e)
-    kit_cards = [e for effects, _ in measured for e in sorted(effects, key=lambda e: e.comparison.card)
-                 if e.comparison.held and e.reason is None]
-    cost = sum(e.comparison.price * e.comparison.held for e in kit_cards)
+    tiers_held = [held_effects(effects) for effects, _ in measured]
+    kit_cards, cost = [e for held, _ in tiers_held for e in held], sum(c for _, c in tiers_held)
     reason = None
     if not measured:
         reason = "no tier's rate is measured (" + "; ".join(t.reason for t in tiers if t.reason) + ")"
@@ -542,7 +551,7 @@ def overall(runs, tiers, cards, expand, unit, budget, step):
     if reason is None:
         every = {e.comparison.card: mean_of([x.standalone for x in per_card[e.comparison.card]])
                  for e in kit_cards}
-        rate = sum_of([every[e.comparison.card].scaled(copies(e.comparison)) for e in kit_cards]).scaled(1.0 / cost)
+        rate = per_g(kit_cards, cost, lambda e: every[e.comparison.card])
         if not rate.point > 0 or not interval(rate.point, rate.replicas, expand)[0] > 0:
             reason, rate = f"money buys no measurable {unit} over the tiers", None
     rate_out = {"rate": None if rate is None else rate.point,

@@ -125,7 +125,8 @@ def test_every_verdict_is_read_from_the_intervals_alone(view, request):
             else:
                 assert low > 0, (tier.label, row)
                 floor, ceiling = band(*row["value_g_ci95"], step)
-                expected = "over-priced" if row["price"] > ceiling else "under-priced" if row["price"] < floor else "fair"
+                expected = ("over-priced" if row["price"] > ceiling else "under-priced" if row["price"] < floor
+                            else "fair")
                 assert verdict == expected, (tier.label, row)
     assert {"fair", "over-priced", "under-priced"} & seen
 
