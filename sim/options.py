@@ -73,6 +73,21 @@ def name_list(text: str) -> list:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
+def weight_map(option: str, text: str) -> dict:
+    """``"1000=1,5000=2"`` -> ``{"1000": 1.0, "5000": 2.0}`` (tier = weight pairs), or one ``UsageProblem``."""
+    out = {}
+    for pair in name_list(text):
+        key, sep, value = pair.partition("=")
+        try:
+            out[key.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not key.strip():
+            raise UsageProblem(f"{option}: '{pair}'; give TIER=WEIGHT pairs, e.g. 1000=1,5000=2 (a budget in G "
+                               "or a tier label)")
+    return out
+
+
 def set_threads(threads: Optional[int]):
     """Apply ``--threads`` (None: all cores); results do not depend on it."""
     if threads is None:

@@ -124,19 +124,39 @@ def planner(name: str, *, like: str = "cautious", **params):
 
 
 def list_strategies() -> dict:
-    """The built-in strategies with their parameters, by kind (``zonesim strategies --json``).
+    """Every mode's built-in strategies from the registry (``sim.modes``), by family: the
+    first mode that plays it names it (``fight`` also plays duels). Each strategy with its
+    description and parameters (``zonesim strategies --json``); the skirmish list adds the
+    monsters' ``beast``.
 
-        >>> [s["name"] for s in list_strategies()["fight"]]
+        >>> [s["name"] for s in list_strategies()["journey"]]
     """
     import strategies
+    from sim.modes import MODES
     from strategies.skirmish import BEAST
 
-    tuned = {kind: [{"name": s.name, "description": s.description,
-                     "params": dict(zip(s.param_names, map(float, s.params)))}
-                    for s in strategies.built_in(kind).values()] for kind in ("fight", "stalkeriada")}
-    skirmish = [{"name": s.name, "description": s.description}
-                for s in (*strategies.built_in("skirmish").values(), BEAST)]
-    return {**tuned, "skirmish": skirmish}
+    listed, seen = {}, set()
+    for name, mode in MODES.items():
+        if id(mode.family) in seen or not mode.family.built_in:
+            continue
+        seen.add(id(mode.family))
+        extra = (BEAST,) if name == "skirmish" else ()
+        listed[name] = [{"name": s.name, "description": s.description, "params": strategy_params(s)}
+                        for s in (*strategies.built_in(name).values(), *extra)]
+    return listed
+
+
+def strategy_params(strategy) -> dict:
+    """A strategy's parameters by name: its numeric parameter vector, or its settings
+    (a dataclass's fields other than its name, description and functions)."""
+    import dataclasses
+
+    if hasattr(strategy, "param_names"):
+        return dict(zip(strategy.param_names, map(float, strategy.params)))
+    if not dataclasses.is_dataclass(strategy):
+        return {}
+    return {f.name: getattr(strategy, f.name) for f in dataclasses.fields(strategy)
+            if f.name not in ("name", "description") and isinstance(getattr(strategy, f.name), (bool, int, float, str))}
 
 
 def journey_content(content=None):

@@ -33,15 +33,17 @@ def _context_maker(game, *, opponents, **options):
 
 def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
           selection=None, quick=False, view=None, synergy=False, pairs=(), seed=None, objective=None,
-          by_objective=False, shapley=False, threads=None, scheduler=None, workers=None, out=None, resume=False,
-          content=None, on_progress=None, **loadout):
+          by_objective=False, shapley=False, weights=None, threads=None, scheduler=None, workers=None, out=None,
+          resume=False, content=None, on_progress=None, **loadout):
     """What each card (or only ``items``) is worth in G, per tier and overall, in the
     context ``context()`` gives for the same options (``zonesim value``). With a given
     loadout in a fight or skirmish, ``synergy`` (or ``pairs`` of changes) also measures
     pairs that interact; on campaigns, ``objective`` names what they are played for
     (economy.toml's ``[objectives]``) and ``by_objective`` adds every card's value
     under each of them; ``shapley`` adds each budget tier's kit shared among its cards by
-    Shapley value (``sim.economy.shapley``). An ``EconomyResult``: ``table()``,
+    Shapley value (``sim.economy.shapley``); ``weights``: ``{budget in G or tier label: weight}``
+    of the tiers in the overall value (default economy.toml's ``[prices] weights``, else alike).
+    An ``EconomyResult``: ``table()``,
     ``tier_table()``, ``objective_table()``, ``tiers``, ``synergy``, ``shapley`` and ``to_json()``.
 
         >>> v = value(quick=True)
@@ -70,7 +72,7 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     options = dict(quick=quick, seed=seed, view=view, mode=mode, monsters=monsters, strategies=strategies,
                    opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
                    objective=objective)
-    make = _context_maker(game, **options, loadout=loadout)
+    make = _weighted(_context_maker(game, **options, loadout=loadout), weights)
     set_threads(threads)
     store = kit_store("value", game, out, resume, items=wanted, loadout=loadout, **options)
     from sim.economy.value import value_cards
@@ -119,13 +121,24 @@ def _check_new_content(out):
         raise UsageProblem(f"--out: {Path(out) / 'content'} already exists (a finished tuning); give a new folder")
 
 
+def _weighted(make, weights):
+    """``make`` giving contexts with the tier ``weights`` (None: as they are), checked now."""
+    if weights is None:
+        return make
+    make(None, None).weighted(weights, "--weights")
+    return lambda client, store: make(client, store).weighted(weights, "--weights")
+
+
 def tune(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None,
-         selection=None, rounds=12, damping=1.0, lock=(), quick=False, seed=None, objective=None, threads=None,
-         scheduler=None, workers=None, out=None, resume=False, content=None, on_progress=None, **loadout):
+         selection=None, rounds=12, damping=1.0, lock=(), weights=None, quick=False, seed=None, objective=None,
+         threads=None, scheduler=None, workers=None, out=None, resume=False, content=None, on_progress=None,
+         **loadout):
     """Every card's price moved toward its value in G (``zonesim tune``), in the context
     ``context()`` gives for the same options: at most ``rounds`` moves, each ``damping``
     of the way; without ``quick`` the prices settle on the quick counts first. ``lock``:
-    cards held at their prices, beside economy.toml's ``[prices] locked``. ``out``
+    cards held at their prices, beside economy.toml's ``[prices] locked``; ``weights``:
+    ``{budget in G or tier label: weight}`` of the one price over the tiers (default economy.toml's
+    ``[prices] weights``, else alike). ``out``
     also gets a copy of the content at the tuned prices. A ``TuneResult``.
 
         >>> t = tune(mode="fight", monsters=["bloodsucker"], budgets=[2500], trials=20_000, rounds=2)
@@ -146,9 +159,9 @@ def tune(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=30
     options = dict(quick=quick, seed=seed, view=None, mode=mode, monsters=monsters, strategies=strategies,
                    opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
                    objective=objective)
-    make = _context_maker(game, **options, loadout=loadout)
+    make = _weighted(_context_maker(game, **options, loadout=loadout), weights)
     coarse = (None if quick or is_scenario(mode, monsters, strategies, loadout, budgets) else
-              _context_maker(game, **{**options, "quick": True}, loadout=loadout))
+              _weighted(_context_maker(game, **{**options, "quick": True}, loadout=loadout), weights))
     set_threads(threads)
     store = kit_store("tune", game, out, resume, items=wanted, loadout=loadout, rounds=rounds, damping=damping,
                       **options)

@@ -18,6 +18,17 @@ Objective = Annotated[Optional[str], typer.Option(metavar="NAME", help="What cam
 Opponents = Annotated[str, typer.Option(metavar="NAME,NAME", help="The other players at the table in --mode "
                                                                   "stalkeriada.")]
 OPPONENTS = ",".join(DEFAULT_OPPONENTS)
+Weights = Annotated[str, typer.Option(metavar="TIER=W,...", help="How much each tier counts in the overall value "
+                                                                 "(a budget in G or a tier label; tiers not named: "
+                                                                 "1; default economy.toml's [prices] weights), e.g. "
+                                                                 "1000=2,5000=0.5.")]
+
+
+def weights_option(text: str):
+    """``--weights`` as ``{tier: weight}``, or None when not given."""
+    from sim.options import weight_map
+
+    return weight_map("--weights", text) if text else None
 
 
 def print_values(result):

@@ -44,8 +44,9 @@ def stalkeriada(
     visa finishes first and wins; play goes on until one is left, who loses).
     Reports win rates (finished first) per strategy and per seat, each
     strategy's mean place and share of last places, the no-winner rate (nobody
-    finished by the round cap), game length, deaths by cause, shop purchases and
-    the win rate with and without each item, all with 95% intervals; --out adds
+    finished by the round cap), game length, deaths by cause and shop purchases,
+    all with 95% intervals (what an item is worth: `zonesim value --mode
+    stalkeriada`, paired games with and without it); --out adds
     parquet tables and charts. The games run in chunks, on a Dask cluster
     with --workers or --scheduler; with --out each finished chunk is kept, and
     --resume continues a killed run with the same numbers.
@@ -92,15 +93,16 @@ def _print_stalkeriada(result, out):
     length = summary["length"]
     console.print(f"game length {length['mean']:.1f} rounds [{length['ci_low']:.1f}, {length['ci_high']:.1f}] · "
                   f"median {length['median']} · 90% within {length['p90']} · cap {result.round_cap}")
-    items = result.items()
-    lines = []
-    for r in items.iter_rows(named=True):
+    bought = {}
+    for r in result.items().iter_rows(named=True):
         if r["games_with"]:
-            without = "n/a" if r["win_rate_without"] is None else f"{r['win_rate_without']:.4f}"
-            lines.append(f"{r['strategy']} {r['item']} {r['bought_per_game']:.2f}/game, wins {r['win_rate_with']:.4f}"
-                         f" with / {without} without")
-    if lines:
-        console.print("shop: " + "; ".join(lines))
+            bought.setdefault(r["strategy"], []).append(f"{r['item']} {r['bought_per_game']:.2f}")
+    if bought:
+        console.print("shop, bought per game: " + "; ".join(f"{s} {', '.join(i)}" for s, i in bought.items()),
+                      highlight=False)
+        console.print("  what an item does for a strategy: zonesim value --mode stalkeriada --strategy NAME (the "
+                      "same games played with and without it, on the same dice); games where it was bought are "
+                      "not comparable with games where it was not", highlight=False)
     console.print(f"{result.games:,} games · seed {result.seed} · {result.elapsed_s:.2f} s · "
                   f"{summary['player_turns_per_s']:,.0f} player-turns/s")
     if out:

@@ -8,7 +8,7 @@ from sim.cli.common import Json, app
 
 @app.command("strategies")
 def list_strategies(as_json: Json = False):
-    """List the built-in strategies with their parameters.
+    """List every mode's built-in strategies with their parameters.
 
     Your own: write a file with a `Strategy` (see README) and pass
     --strategy FILE.py:NAME.
@@ -22,11 +22,17 @@ def list_strategies(as_json: Json = False):
     if as_json:
         print(json.dumps(listed))
         return
-    for title, kind in (("fights and journeys (--strategy)", "fight"), ("Stalkeriada (--players)", "stalkeriada")):
-        print(title)
-        for s in listed[kind]:
-            params = ", ".join(f"{n}={v:g}" for n, v in s["params"].items()) or "no parameters"
-            print(f"  {s['name']:10s} {s['description']} ({params})")
-    print("skirmishes (zonesim skirmish --strategy; monsters always play beast)")
-    for s in listed["skirmish"]:
-        print(f"  {s['name']:10s} {s['description']}")
+    for kind, strategies in listed.items():
+        print(TITLES.get(kind, f"{kind} (--strategy)"))
+        for s in strategies:
+            params = ", ".join(f"{n}={v:g}" if isinstance(v, float) else f"{n}={v}" for n, v in s["params"].items())
+            print(f"  {s['name']:10s} {s['description']}" + (f" ({params})" if params else ""))
+    print("Each is a hand-written rule with fixed parameters: it optimises nothing itself. `--strategy strongest` "
+          "(fights) plays the best of them for each kit, and the economy plays each kit with the strongest of "
+          "its family (docs: guide/strategies.md).")
+
+
+TITLES = {"fight": "fights and duels (zonesim encounter --strategy; value --mode fight)",
+          "journey": "journeys and campaigns (zonesim journey --strategy; economy.toml's strategies)",
+          "skirmish": "skirmishes (zonesim skirmish --strategy; monsters always play beast)",
+          "stalkeriada": "Stalkeriada (zonesim stalkeriada --players)"}

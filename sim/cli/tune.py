@@ -8,7 +8,7 @@ import typer
 from sim import api
 from sim.cli.common import (ContentDir, Json, Monsters, Resume, Scheduler, Threads, Workers, app, card_options,
                             progress, seed_option, show, wide_console)
-from sim.cli.economy import OPPONENTS, Days, Opponents, tier_line
+from sim.cli.economy import OPPONENTS, Days, Opponents, Weights, tier_line, weights_option
 from sim.errors import UsageProblem
 from sim.options import name_list
 
@@ -43,6 +43,7 @@ def tune(
                                                 "value; move k takes 2/(k+2) of that.")] = 1.0,
     lock: Annotated[str, typer.Option(metavar="ID,ID", help="Cards held at their prices (beside economy.toml's "
                                                             "[prices] locked); they still count in the rate.")] = "",
+    weights: Weights = "",
     quick: Annotated[bool, typer.Option("--quick", help="economy.toml's quick valuation counts throughout (without "
                                                         "it, prices settle on them first and are checked at the "
                                                         "full ones).")] = False,
@@ -50,8 +51,8 @@ def tune(
     seed: Annotated[Optional[int], seed_option("Seed (default: economy.toml's).")] = None,
     as_json: Json = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="Write tune.parquet, tune_rounds.parquet, "
-                                                              "charts/tune.png, manifest.json and content/: a copy "
-                                                              "of the content with the tuned prices; and "
+                                                              "charts/tune.png, diff.md, manifest.json and content/: "
+                                                              "a copy of the content with the tuned prices; and "
                                                               "checkpoints of every measured kit for "
                                                               "--resume.")] = None,
     resume: Resume = False,
@@ -62,14 +63,16 @@ def tune(
 ):
     """Tune prices: every card at the price its value in G earns.
 
-    The tiers' kits are bought once, at the content's prices, and held.
-    Each round values every card (as `zonesim value` does); while a price
-    lies outside its value interval, every price moves part of the way to
-    its overall value (its tier values weighted alike), rounded to
-    economy.toml's price step.
-    The numeraire: the held kits cost at the tuned prices what they cost at
-    the content's prices, so a G keeps buying what it bought.
-    It stops when every moving price lies inside its value interval, or
+    Round 0 buys the tiers' kits at the content's prices and keeps each
+    tier's rate (outcome per G): the numeraire, so a tuned price is in the
+    G the content's budgets and rewards are in. Each round values every card
+    at those rates; while a price lies outside its value interval, every
+    price moves part of the way to its value (the mean over the tiers,
+    weighted alike or by --weights), rounded to economy.toml's price step.
+    After each move the shopper buys again: a kit he clearly prefers to every
+    held kit is held too, and a card's tier value is the most any held kit
+    values it at (its keenest buyer). It stops when every moving price lies
+    inside its value interval and no buyer clearly prefers another kit, or
     after --rounds. A card of no use, whose effect interval includes 0, or
     locked (--lock, [prices] locked) keeps its price. Without --quick,
     prices settle on the quick counts first, then are checked (and, if need
@@ -100,7 +103,8 @@ def tune(
         raise UsageProblem(f"--objective: '{objective}'; use equal-value, or target-finish=P in --mode stalkeriada")
     with progress("tuning prices") as update:
         result = api.tune(items=name_list(items), budgets=budget, days=days, trials=trials, selection=selection,
-                          rounds=rounds, damping=damping, lock=name_list(lock), quick=quick, threads=threads,
+                          rounds=rounds, damping=damping, lock=name_list(lock),
+                          weights=weights_option(weights), quick=quick, threads=threads,
                           scheduler=scheduler, workers=workers, resume=resume, on_progress=update, **scenario)
     show(as_json, result.to_json, lambda: _print(result, out))
 
@@ -112,16 +116,22 @@ def _print(result, out):
 
     console = wide_console()
     state = ("did not converge (a price still lies outside its value interval)" if not result.converged else
-             "converged: every moving price lies in its value interval, the kits held")
+             "converged: every moving price lies in its value interval and no buyer clearly prefers another kit")
     console.print(f"Price tuning · {result.values.caption()}", highlight=False)
     moves = len(result.history) - 1
     console.print(f"{moves} price move{'' if moves == 1 else 's'}; {state} · step {result.context.price_step} G · "
                   f"{result.elapsed_s:.0f} s", highlight=False)
-    console.print(f"  numeraire: the held kits cost what they cost at the content's prices (values times "
-                  f"{result.levels[-1]:.3f} in the last round)", highlight=False)
+    weights = result.context.weights()
+    console.print("  one price over the tiers, weighted " + (" · ".join(f"{t} x{w:g}" for t, w in weights.items())
+                                                            if len(set(weights.values())) > 1 else "alike"),
+                  highlight=False)
+    console.print(f"  numeraire: {result.numeraire()}", highlight=False)
     for tier in result.values.tiers:
         console.print("  " + tier_line(tier, held=True), highlight=False)
         check = result.kit_check[tier.label]
+        for kit in check["challengers"]:
+            console.print(f"    also held (a kit the shopper clearly preferred at a round's prices): {kit}",
+                          highlight=False)
         if not check["affordable"]:
             console.print(f"    at the tuned prices this kit costs {check['cost']:,} G, over the {check['budget']:,} G "
                           "budget", highlight=False)
@@ -147,7 +157,8 @@ def _print(result, out):
         console.print("  left at their prices: " + "; ".join(f"{i} ({why})" for i, why in held.items()),
                       highlight=False)
     if out:
-        console.print(f"written to {out}/ (the tuned content in {out}/content)", highlight=False)
+        console.print(f"written to {out}/ (the tuned content in {out}/content, its economy.toml recording the "
+                      "numeraire; the price list in diff.md)", highlight=False)
 
 
 def _print_pace(result, out):

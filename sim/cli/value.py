@@ -8,7 +8,8 @@ import typer
 from sim import api
 from sim.cli.common import (ContentDir, Json, Monsters, Resume, Scheduler, Threads, Workers, app, built_in,
                             card_options, progress, seed_option, show)
-from sim.cli.economy import OPPONENTS, Days, Objective, Opponents, print_objectives, print_shapley, print_values
+from sim.cli.economy import (OPPONENTS, Days, Objective, Opponents, Weights, print_objectives, print_shapley,
+                             print_values, weights_option)
 from sim.errors import UsageProblem
 from sim.options import name_list
 
@@ -60,6 +61,7 @@ def value(
                                           "kit against no kit) among its cards by Shapley value, exact over every "
                                           "sub-kit on the same dice: what each card does with and without its "
                                           "kit-mates, summing to the whole.")] = False,
+    weights: Weights = "",
     pair: Annotated[List[str], typer.Option(metavar="A,B", help="A pair to measure for --synergy (item ids, "
                                             "character=ID or reputation=N); repeat.")] = [],
     seed: Annotated[Optional[int], seed_option("Seed (default: economy.toml's); the same seed gives the same "
@@ -117,7 +119,7 @@ def value(
     """
     options = dict(items=name_list(items), monsters=monster, mode=mode, strategies=strategy, budgets=budget,
                    days=days, opponents=name_list(opponents), trials=trials, selection=selection, quick=quick,
-                   view=view, objective=objective, threads=threads, scheduler=scheduler, workers=workers,
+                   view=view, objective=objective, weights=weights_option(weights), threads=threads, scheduler=scheduler, workers=workers,
                    content=content, **loadout)
     with progress("valuing cards") as update:
         result = api.value(synergy=synergy, pairs=_pairs(pair), seed=seed, by_objective=by_objective,

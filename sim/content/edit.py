@@ -43,6 +43,24 @@ def set_value(text: str, key: str, value) -> str:
     raise ContentError(f"{key}: not found as `{field} = ...` in its table; set it by hand")
 
 
+def set_or_add(text: str, table: str, field: str, rendered: str) -> str:
+    """``text`` with ``field = rendered`` (TOML text) in ``[table]``: the line replaced if it is
+    there, else added under the table's header (comments and layout kept)."""
+    try:
+        return set_value(text, f"{table}.{field}", _Raw(rendered))
+    except ContentError:
+        lines = text.splitlines(keepends=True)
+        header = next((i for i, line in enumerate(lines) if re.match(rf"\s*\[\s*{re.escape(table)}\s*\]", line)),
+                      None)
+        if header is None:
+            raise ContentError(f"[{table}]: not found as a [header]; set {field} by hand") from None
+        return "".join(lines[:header + 1] + [f"{field} = {rendered}\n"] + lines[header + 1:])
+
+
+class _Raw(str):
+    """TOML text written as it is (``_toml`` of a str)."""
+
+
 def copy_content_with(source: Path, target: Path, name: str, text: str) -> Path:
     """A copy of the content folder ``source`` at ``target`` with file ``name``
     holding ``text``; the folder appears whole or not at all."""

@@ -10,6 +10,7 @@ one skirmish, journeys with a given loadout, a Stalkeriada table."""
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from sim.content.load import DEFAULT_DIR, Content, ContentError
-from sim.content.loadout import Loadout
+from sim.content.loadout import Loadout, LoadoutError
 from sim.economy.outcome import SELECTION_BATCHES
 
 ECONOMY_FILE = "economy.toml"
@@ -59,6 +60,9 @@ class EconomyContext:
     objective: object = None  # the Objective in use (sim.economy.objective)
     objectives: tuple = ()    # every Objective of [objectives]
     locked: tuple = ()        # [prices] locked: cards tuning leaves at their prices
+    weights: tuple = ()       # [prices] weights: ((tier label, weight), ...) of the overall value
+    handicap: int | None = None  # [stalkeriada] handicap: G more at the start the table's rate is measured with
+    numeraire: tuple = ()     # [prices] numeraire for the objective in use: ((tier label, G per unit), ...)
 
     def view(self, name: str) -> SubView:
         """The sub-view ``name`` of ``[views]``, or a one-line error naming the file."""
@@ -144,7 +148,71 @@ def load_context(content: Content, *, quick=False, objective=None) -> EconomyCon
         price_step=_field(path, prices, "prices", "step", int, 1), source=str(path),
         views=tuple(_sub_view(path, name, table, quick, batches) for name, table in views.items()),
         kits=_pinned(path, content, raw.get("kits", {}), budgets, character), objective=chosen,
-        objectives=objectives, locked=_locked(path, content, prices))
+        objectives=objectives, locked=_locked(path, content, prices), weights=_weights(path, prices, budgets),
+        handicap=_handicap(path, raw.get("stalkeriada")),
+        numeraire=_numeraire(path, prices, budgets, [o.name for o in objectives], chosen.name))
+
+
+def _numeraire(path, prices, budgets, objectives, used) -> tuple:
+    """``[prices] numeraire = { objective = NAME, BUDGET = G per unit, ... }``: the rates a tuned
+    copy was tuned in (``zonesim tune --out`` writes it), for the objective in use (else none)."""
+    table = prices.get("numeraire")
+    if table is None:
+        return ()
+    where = f"{path}: prices.numeraire"
+    if not isinstance(table, dict) or table.get("objective") not in objectives:
+        raise ContentError(f"{where}: expected {{ objective = one of {', '.join(objectives)}, BUDGET = G per unit, "
+                           f"... }}, got {table!r}")
+    labels = [budget_label(b) for b in sorted(set(budgets))]
+    out = []
+    for key, g in table.items():
+        if key == "objective":
+            continue
+        if not (key.isdigit() and budget_label(int(key)) in labels):
+            raise ContentError(f"{where}: '{key}' is not one of context.budgets")
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0 < g < math.inf:
+            raise ContentError(f"{where}: {key} = {g!r}; give the G one unit of the objective cost, above 0")
+        out.append((budget_label(int(key)), float(g)))
+    return tuple(out) if table["objective"] == used else ()
+
+
+def _handicap(path, table) -> int | None:
+    """``[stalkeriada] handicap``: whole G at or above 1 (None: no such section)."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ContentError(f"{path}: [stalkeriada]: expected a table with handicap = G")
+    return _field(path, table, "stalkeriada", "handicap", int, 1)
+
+
+def _weights(path, prices, budgets) -> tuple:
+    """``[prices] weights``: ``{budget in G: weight}`` of the overall value (``tier_weights``)."""
+    weights = prices.get("weights", {})
+    if not isinstance(weights, dict):
+        raise ContentError(f"{path}: prices.weights: expected a table of budget = weight, e.g. "
+                           f"{{ {budgets[0]} = 1 }}, got {weights!r}")
+    try:
+        return tier_weights(weights, [budget_label(b) for b in sorted(set(budgets))], f"{path}: prices.weights")
+    except LoadoutError as exc:
+        raise ContentError(str(exc)) from None
+
+
+def tier_weights(weights: dict, labels: list, where: str) -> tuple:
+    """``((label, weight), ...)`` from ``{budget in G or tier label: weight}``: every key a tier
+    of ``labels``, every weight a number at or above 0, their sum (the tiers not named count 1)
+    above 0; else a one-line error naming ``where``."""
+    out = {}
+    for key, weight in weights.items():
+        label = budget_label(int(key)) if str(key).isdigit() else str(key)
+        if label not in labels:
+            raise LoadoutError(f"{where}: unknown tier '{key}'; use a budget in G or a tier label: "
+                               f"{', '.join(labels)}")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 0 or weight == math.inf:
+            raise LoadoutError(f"{where}: {key} = {weight!r}; give a weight at or above 0")
+        out[label] = float(weight)
+    if not sum(out.get(label, 1.0) for label in labels) > 0:
+        raise LoadoutError(f"{where}: the weights sum to 0; give at least one tier a weight above 0")
+    return tuple(out.items())
 
 
 def _locked(path, content, prices) -> tuple:
@@ -224,11 +292,26 @@ class Context:
     max_count: int = 2
     client: object = field(default=None, repr=False)
     store: object = field(default=None, repr=False)
+    tier_weights: tuple = ()  # ((tier label, weight), ...): the overall's weights (tiers not named: 1)
 
     def describe(self) -> dict:
         return {"mode": self.mode, "outcome": self.outcome_words, "unit": self.unit, "trials": self.trials,
                 "selection_trials": self.selection, "batches": self.batches, "bootstrap": self.bootstrap,
-                "seed": self.seed, **self._describe()}
+                "seed": self.seed, "tier_weights": self.weights(), **self._describe()}
+
+    def tier_labels(self) -> list:
+        """The tiers' labels, in order (``2,500 G``, a given kit's label)."""
+        plan = self.tier_plan
+        return [budget_label(b) for b in plan.budgets] + [label for label, _ in plan.pinned]
+
+    def weights(self) -> dict:
+        """``{tier label: weight}`` of the overall value (``sim.economy.value``): 1 unless weighted."""
+        return {label: 1.0 for label in self.tier_labels()} | dict(self.tier_weights)
+
+    def weighted(self, weights: dict, where: str) -> "Context":
+        """The context with the overall's tier ``weights`` (``{budget in G or tier label: weight}``),
+        or a one-line error naming ``where``."""
+        return replace(self, tier_weights=tier_weights(weights, self.tier_labels(), where))
 
     def _describe(self) -> dict:
         return {}
@@ -261,6 +344,13 @@ class Context:
     def kit_cost(self, kit) -> int:
         return kit.cost(self.content)
 
+    def rate(self, spec, kit, strategy, effects, resample, expand) -> tuple:
+        """The tier's rate, ``(Estimate, None)`` or ``(None, reason)``: the kit's cards' effects
+        over what they cost (``sim.economy.value.rate_of``)."""
+        from sim.economy.value import rate_of
+
+        return rate_of(effects, expand, self.unit)
+
     def card_limit(self) -> int | None:
         """The most cards a stalker may carry (K-05; None: no limit in this context)."""
         return None
@@ -283,9 +373,9 @@ class Context:
 
         return replace(self, content=with_prices(self.content, prices))
 
-    def write_prices(self, target: Path, prices: dict, kits=None) -> Path:
+    def write_prices(self, target: Path, prices: dict, rates=None) -> Path:
         """A copy of the content folder at ``target`` with ``prices``, comments and layout kept
-        (``kits``, the held kits by tier, are pinned only by the declared context)."""
+        (``rates``, the numeraire by tier, are recorded only by the declared context)."""
         from sim.content.edit import write_item_prices
 
         return write_item_prices(Path(self.content.directory), target, prices)
@@ -339,7 +429,8 @@ class CampaignContext(Context):
     goal_orders: int = 1
     strategies: tuple = ("cautious",)
     tier_plan: KitTiers = field(default_factory=KitTiers)
-    declared: bool = False  # economy.toml's own context (its tuned copy pins the kits)
+    declared: bool = False  # economy.toml's own context (its tuned copy records the numeraire)
+    numeraire: tuple = ()  # economy.toml's recorded numeraire: ((tier label, G per unit), ...)
     _outcomes: dict = field(default_factory=dict, repr=False)
 
     def _describe(self):
@@ -375,18 +466,20 @@ class CampaignContext(Context):
     def at_prices(self, prices, scratch):
         return replace(super().at_prices(prices, scratch), _outcomes={})
 
-    def write_prices(self, target, prices, kits=None):
-        """The copy with ``prices`` and, for economy.toml's context, the held ``kits``
-        pinned in its ``economy.toml`` (``[kits]``), so values there measure them."""
+    def write_prices(self, target, prices, rates=None):
+        """The copy with ``prices`` and, for economy.toml's context, ``rates`` (``{tier label:
+        outcome per G}``, the numeraire they were tuned in) recorded as ``[prices] numeraire`` of
+        its ``economy.toml``, so a second tuning measures in the same G."""
         copy = super().write_prices(target, prices)
-        if kits and self.declared:
-            from sim.content.edit import set_table
+        recorded = {b: rates[budget_label(b)] for b in self.tier_plan.budgets if (rates or {}).get(budget_label(b))}
+        if recorded and self.declared:
+            from sim.content.edit import set_or_add
 
             path = copy / ECONOMY_FILE
             text = path.read_text(encoding="utf-8") if path.is_file() else (DEFAULT_DIR / ECONOMY_FILE).read_text()
-            lines = [f'"{b}" = {kits[budget_label(b)].kit.card_list()!r}'.replace("'", '"')
-                     for b in self.tier_plan.budgets if budget_label(b) in kits]
-            path.write_text(set_table(text, "kits", lines), encoding="utf-8")
+            table = ", ".join([f'objective = "{self.objective.name}"'] + [f"{b} = {1 / r:.6g}"
+                                                                          for b, r in recorded.items()])
+            path.write_text(set_or_add(text, "prices", "numeraire", f"{{ {table} }}"), encoding="utf-8")
         return copy
 
 
@@ -456,9 +549,14 @@ class TableContext(Context):
 
     planners: tuple = ()
     opponents: tuple = ()
+    handicap: int = 1  # economy.toml's [stalkeriada] handicap: G more at the start (the rate's measure)
 
     def _describe(self):
-        return {"planners": [p.name for p in self.planners], "opponents": [o.name for o in self.opponents]}
+        return {"planners": [p.name for p in self.planners], "opponents": [o.name for o in self.opponents],
+                "handicap": self.handicap}
+
+    def tier_labels(self):
+        return [p.name for p in self.planners]
 
     def buyers(self):
         return (f"planners {', '.join(p.name for p in self.planners)}, each with the shop items it buys, at a table "
@@ -486,6 +584,25 @@ class TableContext(Context):
 
     def kit_cost(self, kit):
         return kit.cost(self.shop)
+
+    def rate(self, spec, kit, strategy, effects, resample, expand) -> tuple:
+        """The win rate one G buys: the planner with ``kit`` and ``handicap`` G more at the start
+        (S-10) against the same planner without, on the same games and seats, over ``handicap``;
+        ``(Estimate, None)``, or ``(None, reason)`` where the money changes nothing measurable."""
+        from sim.economy.value import Estimate, interval
+
+        bonus = self.handicap
+        outcome = spec.outcomes[strategy]
+        richer, base = outcome.many([kit.with_bonus(bonus), kit], 0, self.trials, self.batches)
+        for got in (richer, base):
+            if isinstance(got, Exception):
+                return None, f"cannot be fielded here: {got}"
+        diff = (richer.rates() - base.rates()) / bonus
+        rate = Estimate(float(diff.mean()), diff[resample].mean(axis=1))
+        if not rate.point > 0 or not interval(rate.point, rate.replicas, expand)[0] > 0:
+            return None, (f"money buys no measurable {self.unit} here: {bonus:,} G more at the start changes it by "
+                          f"{rate.point * bonus:+.4g}, within the noise")
+        return rate, None
 
     def kit_cards(self, kit):
         return [i for i, n in kit.items if n]
@@ -515,7 +632,7 @@ class TableContext(Context):
         folder = Path(tempfile.mkdtemp(prefix="prices-", dir=scratch)) / "content"
         return replace(self, content=load_content(self.write_prices(folder, prices)))
 
-    def write_prices(self, target, prices, kits=None):
+    def write_prices(self, target, prices, rates=None):
         from sim.content.edit import write_shop_prices
 
         return write_shop_prices(Path(self.content.directory), target, prices)
@@ -535,7 +652,8 @@ def declared(content: Content, settings: EconomyContext, *, view=None, client=No
             settings.seed, settings.valuation_trials, settings.selection_trials, settings.batches,
             settings.bootstrap, settings.price_step, settings.max_count, client, store, days=settings.days,
             objective=settings.objective, objectives=settings.objectives, goal_orders=goal,
-            strategies=settings.strategies, tier_plan=tiers, declared=True)
+            strategies=settings.strategies, tier_plan=tiers, declared=True, tier_weights=settings.weights,
+            numeraire=settings.numeraire)
     elif (campaign.content.digest, campaign.seed, campaign.tier_plan) != (content.digest, settings.seed, tiers):
         raise ValueError("declared: the lent campaign is of other content or settings")
     if view is None:
@@ -547,7 +665,8 @@ def declared(content: Content, settings: EconomyContext, *, view=None, client=No
         "each with the whole kit fresh (an upper bound for single-use cards: over a campaign they run out)",
         settings.seed, sub.valuation_trials, sub.selection_trials, settings.batches, settings.bootstrap,
         settings.price_step, settings.max_count, client, store, strategies=(sub.strategy,),
-        measure_for=fight_measure_for(content), tier_plan=tiers, label=sub.name, campaign=campaign)
+        measure_for=fight_measure_for(content), tier_plan=tiers, label=sub.name, campaign=campaign,
+        tier_weights=settings.weights)
 
 
 def campaign_goal(content: Content, settings: EconomyContext) -> int:
@@ -626,9 +745,12 @@ class Scenario:
 
 def table_scenario(s: Scenario, common: dict) -> Context:
     """A Stalkeriada table: the planners ``s.strategies`` against ``s.opponents``; the outcome is the win rate."""
+    if s.settings.handicap is None:
+        raise ContentError(f"{s.settings.source}: [stalkeriada] handicap: missing; copy it from the default "
+                           f"{ECONOMY_FILE}")
     return TableContext(s.content, "stalkeriada", "win rate",
                         f"the planner's win rate against {', '.join(o.name for o in s.opponents)}",
-                        planners=s.strategies, opponents=s.opponents, **common)
+                        planners=s.strategies, opponents=s.opponents, handicap=s.settings.handicap, **common)
 
 
 def journey_scenario(s: Scenario, common: dict) -> Context:

@@ -142,9 +142,11 @@ SHOP_ITEMS = (("ozk", "ozk"), ("pliers", "pliers"), ("nut", "nuts"))
 
 @dataclass(frozen=True)
 class ShopKit:
-    """The shop items a Stalkeriada planner buys: ``((item, count), ...)``."""
+    """The shop items a Stalkeriada planner buys: ``((item, count), ...)``, and
+    ``bonus``: G the planner holding the kit starts with above the starting money (S-10)."""
 
     items: tuple
+    bonus: int = 0
 
     @classmethod
     def of(cls, strategy) -> "ShopKit":
@@ -160,7 +162,11 @@ class ShopKit:
         return {i: n for i, n in self.items if n}
 
     def with_count(self, item, n) -> "ShopKit":
-        return ShopKit(tuple((i, n if i == item else c) for i, c in self.items))
+        return replace(self, items=tuple((i, n if i == item else c) for i, c in self.items))
+
+    def with_bonus(self, g) -> "ShopKit":
+        """The same items, starting with ``g`` G above the starting money (S-10)."""
+        return replace(self, bonus=g)
 
     def strategy(self, planner):
         """``planner`` buying this kit instead of its own."""
@@ -175,18 +181,23 @@ class ShopKit:
         return sum(shop[i] * n for i, n in self.items)
 
     def describe(self) -> str:
-        """The items bought in one line (``ozk, nut x2``), or "nothing"."""
-        return card_line(self.cards().items())
+        """The items bought in one line (``ozk, nut x2``), or "nothing"; then the starting
+        bonus, if any (``ozk + 5000 G at the start``)."""
+        extra = f" + {self.bonus} G at the start" if self.bonus > 0 else ""
+        return card_line(self.cards().items()) + extra
 
 
 def shop_comparisons(shop: dict, kit: ShopKit, cards) -> list:
-    """Each shop item against the planner's kit: with its count (the planner's
-    own, else one card; two nuts, as the shipped planners carry) and without."""
+    """Each shop item against the planner's kit, one copy at the margin the kit faces (as
+    ``margin``): the n-th of the n the planner buys against n - 1, or, one he does not buy,
+    the first against none. Banning it from his shopping list on the same games is restricted
+    play (the item's effect on his win rate)."""
     out = []
     for item in cards:
         held = kit.count(item)
-        n = held or (2 if item == "nut" else 1)
+        n = max(held, 1)
         out.append(Comparison(item, "stalkeriada shop", shop[item], frozenset([item]),
-                              f"{n} bought by the planner, against none", kit.with_count(item, n),
-                              kit.with_count(item, 0), in_kit=held > 0, count=n, held=held))
+                              f"copy {n} of {n}, against {n - 1}" if held else "one on top of the kit",
+                              kit.with_count(item, n),
+                              kit.with_count(item, n - 1), in_kit=held > 0, count=1, held=held))
     return out

@@ -294,6 +294,6 @@ def table_sums(content, strategy, opponents, seed, kit, first, size, n_batches):
     sums = np.zeros(n_batches)
     for b in range(n_batches):
         result = simulate_stalkeriada(content, [player, *opponents], games=size, seed=seed, rotate_seats=True,
-                                      first_game=first + b * size)
+                                      first_game=first + b * size, start_bonus=(kit.bonus,) + (0,) * len(opponents))
         sums[b] = int(result.win_rates()["wins"][0]) / (1 + len(opponents))
     return sums

@@ -1,47 +1,48 @@
 """Price tuning: every card at the price its value in G earns, and the
 Stalkeriada pace (how many games end with a winner).
 
-**Prices at value.** The tiers' kits are chosen once, at the content's prices
-(``sim.economy.value``), and held: they are the reference buyers. Each round
-values every card with the kits held; while a moving price lies outside its
-value interval, every moving price goes part of the way to its value
-(``damping``, shrinking round by round: ``damping * 2 / (k + 2)`` at move
-``k``), rounded to the context's price step, at least one step for a price
-outside its interval and never below one step. Tuning stops when every moving
-price lies inside its value interval with its ends rounded to the price step
-(*fair*), or after ``rounds`` moves.
+**Prices at value.** Round 0 values every card at the content's prices
+(``sim.economy.value``): the tiers' kits are bought there and held, and each
+tier's rate (outcome per G) is kept.
 
-**The numeraire** (docs/decisions/numeraire.md): a G buys what it bought. The
-held kits cost at the tuned prices what they cost at the content's prices
-(a fixed-basket price index): each round's values are scaled by one factor
-(``level``), the kits' cost at the content's prices over their cost at the
-values (cards that do not move at their prices). The values already nearly
-keep it (the overall rate holds the kits' cards at what they cost), so the
-factor stays near 1; it is what stops the price level from drifting.
+**The numeraire** (docs/decisions/numeraire.md): every later round values the
+cards at those rates, each tier's rate at the content's prices, so a tuned
+price is in the G that the budgets and rewards of the content are in (a G
+buys at each tier the outcome it bought), and lower prices cannot lower the
+values that set them. A tuned copy records them (``[prices] numeraire`` of
+its economy.toml), and tuning it again measures in them: the same G.
+
+**Keenest buyers.** After each move the shopper buys again at the new prices;
+where the kit he buys does clearly better (``CLEAR_GAIN_Z`` standard errors on
+the selection trials) than every held kit the budget still buys, it is held
+too (at most ``MAX_KITS`` a tier). A card's tier value is the most any held
+kit values it at (``value_cards(rates=...)``): a firearm by the stalker who
+built his kit around it, not only by one whose kit has no use for it. So a
+kit of complements (a firearm and its modifiers, armour to fight in) that
+comes out cheaper than what it does is priced up until no buyer prefers it
+clearly.
+
+**Moves.** While a moving price lies outside its value interval, every
+moving price goes part of the way to its value (``damping``, shrinking round
+by round: ``damping * 2 / (k + 2)`` at move ``k``), rounded to the context's
+price step, at least one step for a price outside its interval and never
+below one step. Tuning stops when every moving price lies inside its value
+interval with its ends rounded to the price step (*fair*) and the shopper
+finds no clearly better kit, or after ``rounds`` moves.
 
 A card of no use anywhere, worth nothing anywhere (left at home) or not valued
 keeps its price: nothing says what it is worth; so does a card whose effect
-interval includes 0, and a card the designer locks (``locked``; locked cards
-still take part in the rate at their prices).
+interval includes 0, and a card the designer locks (``locked``).
 
-The one price a card moves to is a weighted fit over the tiers: its overall
-value, the mean of its tier effects at the overall rate (each tier's effect
-counts alike). Beside it each tier's own value, and a flag on a card whose
-tiers' values differ more than ``SPREAD`` times (``tier_fit``).
+The one price a card moves to is a weighted fit over the tiers: the mean of
+its tier values, each tier counting alike or by the designer's weights
+(``[prices] weights``, ``--weights``). Beside it each tier's own value, and a
+flag on a card whose tiers' values differ more than ``SPREAD`` times
+(``tier_fit``).
 
 With a ``coarse`` context (the same one at fewer valuation trials, the same
 selection trials and so the same kits) prices first settle on it and only the
 last rounds run at the full trials.
-
-Then the kits are checked at the tuned prices (``kit_check``): is each held kit
-within its budget, and would the shopper, choosing again at those prices, buy
-a kit that does clearly better (more than ``CLEAR_GAIN_Z`` standard errors on
-the selection trials)? The kits are not chosen again round after round: at
-prices near values a buyer is nearly indifferent between many kits, and
-re-choosing wanders among them (measured on the default content: twelve rounds
-did not settle, and the richer tiers, whose kits stop at the asset limit,
-spent 1,700 of their 2,500 and 5,000 G, so the level fell); the check reports
-what a buyer would do instead, as a finding.
 
 **Pace** (``tune_pace``): one factor on the exit visa's price, or on the loot
 prices, found by bisection on common dice so that a chosen share of
@@ -56,6 +57,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from sim.content import Content, load_content
@@ -64,7 +66,7 @@ from sim.content.load import ContentError
 from sim.content.loadout import LoadoutError
 from sim.content.stalkeriada import STALKERIADA_FILE, load_stalkeriada
 from sim.economy.shop import CLEAR_GAIN_Z, KitChoice, paired_gain
-from sim.economy.value import EconomyResult, band, value_cards
+from sim.economy.value import EconomyResult, Estimate, band, value_cards
 from sim.run.results import json_safe
 
 FIXED = ("no use here", "not valued", "worth nothing here")
@@ -82,7 +84,7 @@ class TuneResult:
     elapsed_s: float
     kits: dict = None  # the held kits, by tier label
     kit_check: dict = None  # ``kit_check`` at the tuned prices
-    levels: list = None  # per round: the numeraire's factor on the values (``level``)
+    rates: dict = None  # the numeraire: each tier's rate at the content's prices (None: not measured)
     locked: tuple = ()  # the cards the designer held at their prices
 
     @property
@@ -104,9 +106,55 @@ class TuneResult:
                               **tier_fit(r, self.prices[r["item"]], self.context.price_step)}
                              for r in self.values.items], infer_schema_length=None)
 
+    def numeraire(self) -> str:
+        """Each tier's rate (at the content's prices, or as economy.toml records it), in words:
+        what every value is measured in."""
+        from sim.economy.value import rate_text
+
+        recorded = dict(getattr(self.context, "numeraire", ()))
+        return "; ".join(rate_text(label, rate, self.context.unit, "not measured")
+                         + (" (economy.toml's numeraire)" if label in recorded else " (at the content's prices)")
+                         for label, rate in self.rates.items())
+
     def changes(self) -> list:
         """``card: old -> new G`` for the cards whose price moved."""
         return [f"{i}: {self.start[i]:,} -> {p:,} G" for i, p in self.prices.items() if p != self.start[i]]
+
+    def to_markdown(self) -> str:
+        """``diff.md``: the context, how tuning ended, each tier's kit check, then one row per card
+        (old and new price, the change, the value interval at the new prices, each tier's value, notes)."""
+        step, weights = self.context.price_step, self.context.weights()
+        moves = len(self.history) - 1
+        lines = ["# Tuned prices", "", f"{self.values.caption()}.", "",
+                 f"- {moves} price move{'' if moves == 1 else 's'}; "
+                 + ("converged: every moving price lies in its value interval" if self.converged else
+                    "did not converge: a price still lies outside its value interval"),
+                 f"- price step {step} G; one price over the tiers, weighted "
+                 + ", ".join(f"{t} x{w:g}" for t, w in weights.items()),
+                 f"- numeraire: {self.numeraire()}"]
+        for label, check in self.kit_check.items():
+            note = f"- {label}: holds {check['held']} ({check['cost']:,} G at the tuned prices)"
+            if check.get("clearly_better"):
+                note += (f"; the shopper would buy {check['would_buy']} ({check['would_cost']:,} G), "
+                         f"{check['gain']:+.3f} (standard error {check['gain_se']:.3f})")
+            lines.append(note)
+        tiers = [t.label for t in self.values.tiers]
+        lines += ["", "| card | old G | new G | change | value at the new prices, G | "
+                  + " | ".join(tiers) + " | notes |", "|---|---:|---:|---:|---:|" + "---:|" * len(tiers) + "---|"]
+        rows = {r["item"]: r for r in self.values.items}
+        for item, old in self.start.items():
+            row, new = rows[item], self.prices[item]
+            low, high = row["value_g_ci95"]
+            by_tier = {t["tier"]: t["value_g"] for t in row["tiers"]}
+            fit = tier_fit(row, new, step)
+            notes = [held_reason(row, self.locked) or ""] + (
+                [f"too dear for {', '.join(fit['too_dear_for'])}"] if fit["too_dear_for"] else []) + (
+                [f"tiers differ over {SPREAD:g}x: change the card"] if fit["change_the_card"] else [])
+            lines.append(f"| {item} | {old:,} | {new:,} | {new / old - 1:+.0%} | "
+                         + ("n/a" if low is None else f"{low:,.0f}-{high:,.0f}") + " | "
+                         + " | ".join("n/a" if by_tier.get(t) is None else f"{by_tier[t]:,.0f}" for t in tiers)
+                         + f" | {'; '.join(n for n in notes if n)} |")
+        return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict:
         """The JSON of ``zonesim tune --json`` (docs: JSON contracts)."""
@@ -115,7 +163,10 @@ class TuneResult:
         return {"converged": self.converged, "rounds": len(self.history) - 1,
                 "context": self.context.describe(), "elapsed_s": self.elapsed_s,
                 "tiers": values["tiers"], "rate": values["rate"],
-                "kit_check": json_safe(self.kit_check), "levels": self.levels, "locked": list(self.locked),
+                "kit_check": json_safe(self.kit_check), "locked": list(self.locked),
+                "numeraire": {label: {"rate": r, "g_per_unit": None if not r else 1.0 / r}
+                              for label, r in self.rates.items()},
+                "tier_weights": self.context.weights(),
                 "prices": [{"item": i, "old_price": self.start[i], "new_price": self.prices[i],
                             "value_g": rows[i]["value_g"], "fair_price_ci95": rows[i]["value_g_ci95"],
                             "verdict": rows[i]["verdict"], "held": held_reason(rows[i], self.locked),
@@ -166,25 +217,23 @@ def moving(result: EconomyResult, locked=()) -> list:
 
 
 def kit_check(ctx, kits: dict) -> dict:
-    """Per tier at the prices of ``ctx``: the kit's cost, whether its budget still buys it,
-    the kit the shopper buys now (shopping even where economy.toml pins a kit), and its
-    paired gain over the kit on the selection trials (``clearly_better`` beyond
-    ``CLEAR_GAIN_Z`` standard errors)."""
-    from sim.content.loadout import Loadout
-    from sim.economy.shop import choose_kit
-
+    """Per tier at the prices of ``ctx``: the first held kit's cost, whether its budget still
+    buys it, the kit the shopper buys now (shopping even where economy.toml pins a kit), and its
+    paired gain on the selection trials over the held kits the budget buys (the smallest, the
+    least it gains): ``clearly_better`` when it beats every one of them beyond ``CLEAR_GAIN_Z``
+    standard errors."""
+    shopped = shop_against(ctx, kits)
     out = {}
     for spec in ctx.tiers():
-        old = kits[spec.label]
-        row = {"held": old.kit.describe(), "cost": ctx.kit_cost(old.kit), "budget": spec.budget,
-               "affordable": spec.budget is None or ctx.kit_cost(old.kit) <= spec.budget}
-        if spec.budget is not None:
-            new = choose_kit(ctx.content, spec.outcomes, Loadout(character=old.kit.character), spec.budget,
-                             trials=ctx.selection, max_count=ctx.max_count, max_cards=ctx.card_limit())
-            gain, se = paired_gain(spec.outcomes[new.strategy].selection(new.kit, ctx.selection),
-                                   spec.outcomes[old.strategy].selection(old.kit, ctx.selection))
+        held = kits[spec.label]
+        row = {"held": held.kit.describe(), "challengers": [k.describe() for k in held.other_kits],
+               "cost": ctx.kit_cost(held.kit), "budget": spec.budget,
+               "affordable": spec.budget is None or ctx.kit_cost(held.kit) <= spec.budget}
+        if spec.label in shopped:
+            new, gains, _ = shopped[spec.label]
+            kit, gain, se = min(gains, key=lambda g: g[1])
             row.update(would_buy=new.kit.describe(), would_cost=ctx.kit_cost(new.kit), gain=gain, gain_se=se,
-                       clearly_better=bool(new.kit != old.kit and gain > CLEAR_GAIN_Z * se and gain > 0))
+                       against=kit.describe(), clearly_better=_clearly_better(new, gains))
         out[spec.label] = row
     return out
 
@@ -198,6 +247,9 @@ def check_locked(ctx, locked) -> tuple:
     return tuple(dict.fromkeys(locked))
 
 
+MAX_KITS = 6  # kits held per tier: the one bought at the content's prices and the challengers the checks add
+
+
 def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=(), on_progress=None) -> TuneResult:
     """Tune every valued card's price in the context ``ctx`` (module doc)."""
     if not 0 < damping <= 1:
@@ -208,25 +260,28 @@ def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=
     started = time.perf_counter()
     stages = [c for c in (coarse, ctx) if c is not None]
     scratch = Path(tempfile.mkdtemp(prefix="zonesim-tune-"))
-    total, valuations = rounds + len(stages), 0
+    total, valuations = rounds + len(stages) + 1, 0
     try:
         start = {c: ctx.price(c) for c in ctx.cards(items)}
-        history, levels, stage, kits = [dict(start)], [], 0, None
+        history, stage, kits, rates = [dict(start)], 0, None, None
         while True:
             label = f"round {len(history) - 1}" + (" (quick trials)" if stages[stage] is not ctx else "")
             progress = None if on_progress is None else (
                 lambda d, n, what, k=valuations, label=label: on_progress(min(k, total - 1) * n + d, total * n,
                                                                          f"{label}: {what}"))
-            result = value_cards(stages[stage].at_prices(history[-1], scratch), items=items, kits=kits,
-                                 on_progress=progress)
+            priced = stages[stage].at_prices(history[-1], scratch)
+            if kits is None:  # the kits bought at the content's prices, and the tiers' rates: the numeraire
+                bought = value_cards(priced, items=items, on_progress=progress)
+                valuations += 1
+                kits = {t.label: held_choice(t.choice) for t in bought.tiers}
+                rates = numeraire(bought, dict(getattr(ctx, "numeraire", ())))
+            result = value_cards(priced, items=items, kits=kits, rates=rates, on_progress=progress)
             valuations += 1
-            if kits is None:
-                kits = {t.label: held_choice(t.choice) for t in result.tiers}
-                basket = {label: (choice.kit.cards(), ctx.kit_cost(choice.kit)) for label, choice in kits.items()}
-            levels.append(level(result, basket, locked))
-            prices = proposal(result, history[-1], levels[-1], locked, ctx.price_step,
-                              2.0 * damping / (len(history) + 1))
-            settled = prices == history[-1]
+            prices = proposal(result, history[-1], locked, ctx.price_step, 2.0 * damping / (len(history) + 1))
+            grown = challengers(stages[stage].at_prices(prices, scratch), kits)
+            kits = {label: _with_kit(kits[label], grown[label]) if label in grown else choice
+                    for label, choice in kits.items()}
+            settled = prices == history[-1] and not grown
             if settled and stage + 1 < len(stages):
                 stage += 1  # settled on the quick trials: checked (and moved on) at the full ones
                 continue
@@ -236,10 +291,24 @@ def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=
             if len(history) > rounds:
                 stage = len(stages) - 1  # the last valuation, at the last prices, at the full trials
         check = kit_check(ctx.at_prices(history[-1], scratch), kits)
-        return TuneResult(ctx, start, history, result, settled, time.perf_counter() - started, kits, check, levels,
+        return TuneResult(ctx, start, history, result, settled, time.perf_counter() - started, kits, check,
+                          {label: None if rate is None else rate.point for label, (rate, _) in rates.items()},
                           locked)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def numeraire(result: EconomyResult, recorded: dict) -> dict:
+    """``{tier label: (rate Estimate, reason)}``: the rate economy.toml records for a tier
+    (``[prices] numeraire``, G per unit: a tuned copy's), else the one measured in ``result``."""
+    out = {}
+    for t in result.tiers:
+        if t.label in recorded:
+            rate = 1.0 / recorded[t.label]
+            out[t.label] = (Estimate(rate, np.full(result.context.bootstrap, rate)), None)
+        else:
+            out[t.label] = (t.rate_estimate, t.reason)
+    return out
 
 
 def held_choice(choice: KitChoice) -> KitChoice:
@@ -247,29 +316,57 @@ def held_choice(choice: KitChoice) -> KitChoice:
     return KitChoice(choice.strategy, choice.kit, (), choice.outcomes, choice.selection_trials, pinned=True)
 
 
-def level(result: EconomyResult, basket: dict, locked) -> float:
-    """The numeraire's factor (module doc): what the held kits cost at the content's prices
-    over what they cost with every moving card at its value (the others, and the cards not tuned,
-    at their prices)."""
-    moves = {row["item"]: row["value_g"] for row in moving(result, locked)}
-    at_values = sum(n * moves.get(c, result.context.price(c)) for cards, _ in basket.values()
-                    for c, n in cards.items())
-    before = sum(cost for _, cost in basket.values())
-    return before / at_values if at_values > 0 else 1.0
+def _with_kit(choice: KitChoice, kit) -> KitChoice:
+    return KitChoice(choice.strategy, choice.kit, (*choice.other_kits, kit), choice.outcomes,
+                     choice.selection_trials, pinned=True)
 
 
-def proposal(result, prices, factor, locked, step, damping) -> dict:
-    """The next prices: none move while every moving card's price is fair at the numeraire's
-    ``factor`` (inside its value interval times ``factor``, ends rounded to the step); else
-    every moving price goes ``damping`` of the way to its value times ``factor``, at least one
-    step for a price outside its interval (``next_price``), so copies of a card meet at one price."""
+def shop_against(ctx, kits: dict) -> dict:
+    """Per budget tier at the prices of ``ctx``: the kit the shopper buys, and its paired gain
+    (mean, standard error, on the selection trials) over each held kit the budget still buys,
+    each played by the strongest strategy of the family for it
+    (``{label: (KitChoice, [(held kit, gain, se)], spec)}``)."""
+    from sim.content.loadout import Loadout
+    from sim.economy.shop import choose_kit, strongest
+
+    out = {}
+    for spec in ctx.tiers():
+        held = kits[spec.label]
+        if spec.budget is None:
+            continue
+        new = choose_kit(ctx.content, spec.outcomes, Loadout(character=held.kit.character), spec.budget,
+                         trials=ctx.selection, max_count=ctx.max_count, max_cards=ctx.card_limit())
+        fits = [k for k in held.kits if ctx.kit_cost(k) <= spec.budget] or [held.kit]
+        gains = [(k, *paired_gain(spec.outcomes[new.strategy].selection(new.kit, ctx.selection),
+                                  spec.outcomes[strongest(spec.outcomes, k, ctx.selection)[0]].selection(
+                                      k, ctx.selection))) for k in fits]
+        out[spec.label] = (new, gains, spec)
+    return out
+
+
+def _clearly_better(new, gains) -> bool:
+    """The new kit beats every held kit the budget buys beyond ``CLEAR_GAIN_Z`` standard errors."""
+    return all(new.kit != k and gain > 0 and gain > CLEAR_GAIN_Z * se for k, gain, se in gains)
+
+
+def challengers(ctx, kits: dict) -> dict:
+    """``{label: kit}``: the kit the shopper would buy at the prices of ``ctx`` where it is
+    clearly better than every held kit the budget buys and the tier holds fewer than ``MAX_KITS``."""
+    return {label: new.kit for label, (new, gains, _) in shop_against(ctx, kits).items()
+            if _clearly_better(new, gains) and new.kit not in kits[label].kits and len(kits[label].kits) < MAX_KITS}
+
+
+def proposal(result, prices, locked, step, damping) -> dict:
+    """The next prices: none move while every moving card's price is fair (inside its value
+    interval, ends rounded to the step); else every moving price goes ``damping`` of the way to
+    its value, at least one step for a price outside its interval (``next_price``), so copies
+    of a card meet at one price."""
     rows = moving(result, locked)
-    outside = {row["item"] for row in rows if not _within(row["price"], band(factor * row["value_g_ci95"][0],
-                                                                         factor * row["value_g_ci95"][1], step))}
+    outside = {row["item"] for row in rows if not _within(row["price"], band(*row["value_g_ci95"], step))}
     out = dict(prices)
     if outside:
         for row in rows:
-            target = factor * row["value_g"]
+            target = row["value_g"]
             out[row["item"]] = (next_price(row["price"], target, step, damping) if row["item"] in outside else
                                 max(step, step * round((row["price"] + damping * (target - row["price"])) / step)))
     return out

@@ -32,7 +32,9 @@ For every tier of a context (a budget, or a given kit):
   that is at or below its reservation price.
 - **Overall** (the headline): a card's mean effect over the tiers at the
   overall rate, set so that the cards the tiers buy (each once per tier that
-  buys it) are worth together what they cost together. A tier whose rate
+  buys it) are worth together what they cost together. The tiers count alike,
+  or by the context's weights (``[prices] weights`` of economy.toml, ``zonesim
+  tune --weights``): a weighted mean, and a tier weighted 0 leaves it. A tier whose rate
   cannot be measured leaves it. Pricing every card at its overall value leaves
   the overall rate where it is, which is what lets tuning settle.
 
@@ -114,8 +116,11 @@ class Estimate:
         return Estimate(self.point * k, self.replicas * k)
 
 
-def mean_of(estimates) -> Estimate:
-    return Estimate(float(np.mean([e.point for e in estimates])), np.mean([e.replicas for e in estimates], axis=0))
+def mean_of(estimates, weights=None) -> Estimate:
+    """The (``weights``-weighted) mean of ``estimates``, replica by replica."""
+    w = np.ones(len(estimates)) if weights is None else np.asarray(weights, float)
+    return Estimate(float(np.average([e.point for e in estimates], weights=w)),
+                    np.average([e.replicas for e in estimates], axis=0, weights=w))
 
 
 def sum_of(estimates) -> Estimate:
@@ -263,6 +268,7 @@ class TierValues:
     unit: str
     mix: object = None
     plays: list = field(default_factory=list)  # the plausible (kit choice, strategy) pairs, the tier's own first
+    rate_estimate: object = None  # the rate's ``Estimate`` (its bootstrap replicas): a numeraire for tuning
 
     def describe(self) -> dict:
         c = self.choice
@@ -419,10 +425,15 @@ def bootstrap_resample(ctx) -> np.ndarray:
     return np.random.default_rng(ctx.seed).integers(0, ctx.batches, (ctx.bootstrap, ctx.batches))
 
 
-def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResult:
+def value_cards(ctx, *, items=None, kits=None, rates=None, on_progress=None) -> EconomyResult:
     """Every card's value in the context ``ctx`` (``sim.economy.context``) by the
     module's method; ``kits``: ``{tier label: KitChoice}`` held instead of
-    chosen (tuning); ``on_progress(done, total, label)`` as the tiers go."""
+    chosen (tuning); ``on_progress(done, total, label)`` as the tiers go.
+
+    ``rates`` (tuning, ``sim.economy.tune``): ``{tier label: (rate Estimate, reason)}``
+    fixed, the numeraire, instead of each kit's own; a card's tier value is then the
+    most any of the tier's kits (``KitChoice.kits``) and plausible plays values it at
+    (its keenest buyer), and its overall value the weighted mean of its tier values."""
     started = time.perf_counter()
     cards = ctx.cards(items)
     resample = bootstrap_resample(ctx)
@@ -448,37 +459,47 @@ def value_cards(ctx, *, items=None, kits=None, on_progress=None) -> EconomyResul
                 effects = measure_kit(ctx.compare(kit, wanted), spec.outcomes, trials=ctx.trials,
                                       selection=ctx.selection, batches=ctx.batches, resample=resample,
                                       pinned={kit: strategy})
-                runs.append((effects, *rate_of(effects, expand, ctx.unit)))
+                runs.append((effects, *(ctx.rate(spec, kit, strategy, effects, resample, expand) if rates is None
+                                        else rates.get(spec.label, (None, "not valued when tuning began")))))
                 plays.append((ORDINALS[n], strategy))
-        rows = []
+        rows, priced = [], []
         for effects, rate, reason in runs:
-            by_card = {r["item"]: r for r in priced_rows(effects, rate, reason, expand, spec.budget, step)[0]}
+            run_rows, values = priced_rows(effects, rate, reason, expand, spec.budget, step)
+            by_card = {r["item"]: r for r in run_rows}
             rows.append([by_card[c] for c in cards])
+            priced.append(values)
         kit_runs = [n for n, (_, strategy) in enumerate(plays) if strategy == choice.strategy]
         _, rate, reason = runs[0]
         base = outcome.valuation(choice.kit, ctx.trials, ctx.batches)
+        tier_rows = _span([rows[n] for n in kit_runs], step) if rates is None else _keenest(rows)
         tiers.append(TierValues(spec.label, spec.budget, choice, ctx.kit_cost(choice.kit),
                                 None if isinstance(base, Exception) else base.mean,
                                 None if rate is None else rate.point,
                                 None if rate is None else interval(rate.point, rate.replicas, expand),
-                                reason, _with_spread(_span([rows[n] for n in kit_runs], step), rows), ctx.unit,
-                                getattr(spec, "mix", None), plays))
-        choices.append((runs, kit_runs))
+                                reason, _with_spread(tier_rows, rows), ctx.unit,
+                                getattr(spec, "mix", None), plays, rate))
+        choices.append((runs, kit_runs, priced))
     if on_progress:
         on_progress(2 * len(specs), 2 * len(specs), "done")
     budget = max((s.budget for s in specs if s.budget is not None), default=None)
+    weights = ctx.weights()
+    if rates is not None:
+        items_out, rate = keenest_overall(choices, tiers, cards, expand, step, weights, ctx.unit)
+        return EconomyResult(ctx, tiers, items_out, rate, time.perf_counter() - started,
+                             sum(o.runs for spec in specs for o in spec.outcomes.values()))
 
     def overall_at(picks):
-        return overall([runs[n] for (runs, _), n in zip(choices, picks)], tiers, cards, expand, ctx.unit, budget,
-                       step)
+        return overall([runs[n] for (runs, _, _), n in zip(choices, picks)], tiers, cards, expand, ctx.unit, budget,
+                       step, weights)
 
     firsts = [0] * len(choices)
     items_out, rate, replicas = overall_at(firsts)
-    most = max(len(kit_runs) for _, kit_runs in choices)
+    most = max(len(kit_runs) for _, kit_runs, _ in choices)
     if most > 1:  # the k-th kit choice of every tier at once (a tier with fewer keeps its last)
-        kth = [[kit_runs[min(k, len(kit_runs) - 1)] for _, kit_runs in choices] for k in range(1, most)]
+        kth = [[kit_runs[min(k, len(kit_runs) - 1)] for _, kit_runs, _ in choices] for k in range(1, most)]
         items_out = _span([items_out] + [overall_at(picks)[0] for picks in kth], step)
-    one_changed = [firsts[:t] + [n] + firsts[t + 1:] for t, (runs, _) in enumerate(choices) for n in range(1, len(runs))]
+    one_changed = [firsts[:t] + [n] + firsts[t + 1:] for t, (runs, _, _) in enumerate(choices)
+                   for n in range(1, len(runs))]
     items_out = _with_spread(items_out, [items_out] + [overall_at(picks)[0] for picks in one_changed])
     runs = sum(o.runs for spec in specs for o in spec.outcomes.values())
     return EconomyResult(ctx, tiers, items_out, rate, time.perf_counter() - started, runs, replicas)
@@ -516,6 +537,59 @@ def _with_spread(rows, plays) -> list:
     return out
 
 
+def _keenest(plays) -> list:
+    """Per card, the row of the play (kit and strategy) that values it most: what its
+    keenest buyer among the tier's kits would pay (``rates`` of ``value_cards``)."""
+    out = []
+    for rows in zip(*plays):
+        valued = [r for r in rows if r["value_g"] is not None]
+        out.append(dict(max(valued, key=lambda r: r["value_g"]) if valued else rows[0]))
+    return out
+
+
+def keenest_overall(choices, tiers, cards, expand, step, weights, unit) -> tuple:
+    """The overall rows of a valuation at fixed rates (``rates`` of ``value_cards``): a card's
+    value is the weighted mean over the tiers of its keenest buyer's value there (the same
+    bootstrap resample throughout), its effect the mean of those plays' effects; ``(rows, rate dict)``."""
+    valued = [(t, runs, priced) for t, (runs, _, priced) in zip(tiers, choices)
+              if t.rate is not None and weights.get(t.label, 1.0) > 0]
+    rows = []
+    for card in cards:
+        picks = []
+        for t, runs, priced in valued:
+            plays = [(priced[n][card][0], effects) for n, (effects, _, _) in enumerate(runs) if card in priced[n]]
+            if plays:
+                value, effects = max(plays, key=lambda p: p[0].point)
+                effect = next(e for e in effects if e.comparison.card == card)
+                picks.append((value, effect.standalone, weights.get(t.label, 1.0)))
+        tier_rows = [next(r for r in t.rows if r["item"] == card) for t in tiers]
+        row = {k: tier_rows[0][k] for k in ("item", "family", "price", "count")}
+        row.update(effect=None, effect_ci95=[None, None], value_g=None, value_g_ci95=[None, None], upgrade_g=None,
+                   upgrade_g_ci95=[None, None], reservation_g=None, reservation_g_ci95=[None, None], buys=None,
+                   reason=None if picks else next((r["reason"] for r in tier_rows if r["reason"]),
+                                                  "not valued at any tier"))
+        if picks:
+            w = [p[2] for p in picks]
+            effect = mean_of([p[1] for p in picks], w)
+            row.update(effect=effect.point, effect_ci95=interval(effect.point, effect.replicas, expand))
+            row.update(in_g("value_g", mean_of([p[0] for p in picks], w), expand))
+        measured = [r for r in tier_rows if r["reason"] is None]
+        no_use = bool(measured) and all(r["verdict"] == "no use here" for r in measured)
+        home = not no_use and bool(measured) and all(r["verdict"] in ("no use here", "worth nothing here")
+                                                     for r in measured)
+        row["verdict"] = verdict(no_use, home, *row["value_g_ci95"], row["price"], row["reason"], step)
+        row["tiers"] = [{"tier": t.label, "budget": t.budget, **{k: r.get(k) for k in (
+            "value_g", "value_g_ci95", "effect", "effect_ci95", "upgrade_g", "upgrade_g_ci95", "reservation_g",
+            "buys", "verdict", "reason", "basis", "in_kit", "held", "strategy_with", "strategy_without",
+            "value_g_spread")}} for t, r in zip(tiers, tier_rows)]
+        rows.append(row)
+    rate = {"rate": None, "rate_ci95": None, "g_per_unit": None, "unit": unit,
+            "reason": "each tier at its rate when tuning began (the numeraire)",
+            "tiers": [t.label for t, _, _ in valued],
+            "weights": {t.label: weights.get(t.label, 1.0) for t, _, _ in valued}}
+    return rows, rate
+
+
 def _span(choices, step) -> list:
     """The first kit choice's rows with each interval spanning every choice's (verdicts from the spans)."""
     out = []
@@ -531,15 +605,18 @@ def _span(choices, step) -> list:
     return out
 
 
-def overall(runs, tiers, cards, expand, unit, budget, step):
-    """The headline values (module doc) from each tier's ``(effects, rate, reason)``:
+def overall(runs, tiers, cards, expand, unit, budget, step, weights=None):
+    """The headline values (module doc) from each tier's ``(effects, rate, reason)``, the
+    tiers weighted by ``weights`` (``{label: weight}``, default alike):
     ``(rows, rate dict, {card: value replicas})``."""
-    measured = [(effects, t) for (effects, rate, _), t in zip(runs, tiers) if rate is not None]
+    weights = weights or {}
+    measured = [(effects, t) for (effects, rate, _), t in zip(runs, tiers)
+                if rate is not None and weights.get(t.label, 1.0) > 0]  # a tier weighted 0 leaves the overall
     per_card = {c: [] for c in cards}  # every measured card (the kits' cards too, for the rate)
-    for effects, _ in measured:
+    for effects, t in measured:
         for e in effects:
             if e.reason is None:
-                per_card.setdefault(e.comparison.card, []).append(e)
+                per_card.setdefault(e.comparison.card, []).append((e, weights.get(t.label, 1.0)))
     tiers_held = [held_effects(effects) for effects, _ in measured]
     kit_cards, cost = [e for held, _ in tiers_held for e in held], sum(c for _, c in tiers_held)
     reason = None
@@ -549,20 +626,20 @@ def overall(runs, tiers, cards, expand, unit, budget, step):
         reason = f"the tiers' kits hold no card that costs anything, so no {unit} per G is measured"
     rate = None
     if reason is None:
-        every = {e.comparison.card: mean_of([x.standalone for x in per_card[e.comparison.card]])
-                 for e in kit_cards}
+        every = {e.comparison.card: _mean_effect(per_card[e.comparison.card]) for e in kit_cards}
         rate = per_g(kit_cards, cost, lambda e: every[e.comparison.card])
         if not rate.point > 0 or not interval(rate.point, rate.replicas, expand)[0] > 0:
             reason, rate = f"money buys no measurable {unit} over the tiers", None
     rate_out = {"rate": None if rate is None else rate.point,
                 "rate_ci95": None if rate is None else interval(rate.point, rate.replicas, expand),
                 "g_per_unit": None if rate is None else 1.0 / rate.point, "unit": unit, "reason": reason,
-                "tiers": [t.label for _, t in measured]}
+                "tiers": [t.label for _, t in measured],
+                "weights": {t.label: weights.get(t.label, 1.0) for _, t in measured}}
     values = {}
     for card, effects in per_card.items():
         if rate is not None and effects:  # kind-mates of the cards asked for are valued too (reservation prices)
-            values[card] = (mean_of([e.standalone for e in effects]) / rate.scaled(effects[0].comparison.count),
-                            effects[0].comparison.price)
+            values[card] = (_mean_effect(effects) / rate.scaled(effects[0][0].comparison.count),
+                            effects[0][0].comparison.price)
     rows, replicas = [], {}
     for card in cards:
         rows.append(_overall_row(card, tiers, per_card[card], values, rate, reason, expand, budget, step))
@@ -571,21 +648,27 @@ def overall(runs, tiers, cards, expand, unit, budget, step):
     return rows, rate_out, replicas
 
 
-def _overall_row(card, tiers, effects, values, rate, reason, expand, budget, step) -> dict:
+def _mean_effect(weighted, of=lambda e: e.standalone) -> Estimate:
+    """The weighted mean over the tiers of ``of(effect)`` from ``[(CardEffect, weight), ...]``."""
+    return mean_of([of(e) for e, _ in weighted], [w for _, w in weighted])
+
+
+def _overall_row(card, tiers, weighted, values, rate, reason, expand, budget, step) -> dict:
     tier_rows = [next(r for r in t.rows if r["item"] == card) for t in tiers]
     row = {k: tier_rows[0][k] for k in ("item", "family", "price", "count")}
     row.update(effect=None, effect_ci95=[None, None], value_g=None, value_g_ci95=[None, None], upgrade_g=None,
                upgrade_g_ci95=[None, None], reservation_g=None, reservation_g_ci95=[None, None], buys=None,
                reason=reason)
+    effects = [e for e, _ in weighted]
     if effects:  # the mean over the tiers of the effect as valued (0 where it is left at home)
-        effect = mean_of([e.standalone for e in effects])
+        effect = _mean_effect(weighted)
         row.update(effect=effect.point, effect_ci95=interval(effect.point, effect.replicas, expand))
     elif reason is None:
         row["reason"] = next((r["reason"] for r in tier_rows if r["reason"]), "not measured at any tier")
     if card in values:
         row.update(in_g("value_g", values[card][0], expand))
         if all(e.upgrade is not None for e in effects):
-            row.update(in_g("upgrade_g", mean_of([e.upgrade for e in effects]) /
+            row.update(in_g("upgrade_g", _mean_effect(weighted, lambda e: e.upgrade) /
                             rate.scaled(effects[0].comparison.count), expand))
         res = reservation(effects[0].comparison, values, budget)
         row.update(in_g("reservation_g", res, expand), buys=bool(row["price"] <= res.point))

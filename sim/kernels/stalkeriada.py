@@ -164,8 +164,10 @@ def _shuffle_tiles(g, rng):
 
 
 @njit(cache=True)
-def new_game(g, rng, cfg, tiles0, n_seats):
-    """Lay a fresh board (fence types, then shuffled tiles) and seat the stalkers (S-10, S-24)."""
+def new_game(g, rng, cfg, tiles0, n_seats, bonus, rotation):
+    """Lay a fresh board (fence types, then shuffled tiles) and seat the stalkers (S-10, S-24).
+    Seat ``s`` starts with the starting money (S-10) plus ``bonus[(s + rotation) % n_seats]``,
+    the handicap of the player sitting there (``bonus`` is indexed by player, as ``play``'s ``fns``)."""
     cells, fences = g[H_CELLS], cfg[C_FENCES]
     g[H_SEATS] = n_seats
     g[H_ROUND] = 0
@@ -191,7 +193,7 @@ def new_game(g, rng, cfg, tiles0, n_seats):
         o = seat_base(g, s)
         for f in range(SEAT_SIZE):
             g[o + f] = 0
-        g[o + S_MONEY] = cfg[C_START_MONEY]
+        g[o + S_MONEY] = cfg[C_START_MONEY] + bonus[(s + rotation) % n_seats]  # S-10, with the handicap
         g[o + S_NUT_AT] = -1
         g[o + S_CONTAINER_AT] = -1
 
@@ -674,13 +676,14 @@ def _rank_the_rest(g, n_seats):
 # switched off here; with it, the helpers' array arguments cost an atomic
 # increment and decrement per call, about a third of the time (bench/stalkeriada.py).
 @njit(cache=True, _nrt=False)
-def play(g, rng, cfg, squares, prices, tiles0, fns, params, n_seats, rotation, rec, money_rounds):
-    """One game; seat ``s`` is played by player ``(s + rotation) % n_seats``. A seat
-    with his visa plays no more turns; the game ends when all but one have finished,
+def play(g, rng, cfg, squares, prices, tiles0, fns, params, bonus, n_seats, rotation, rec, money_rounds):
+    """One game; seat ``s`` is played by player ``p = (s + rotation) % n_seats``, who
+    starts with ``bonus[p]`` G above the starting money (S-10). A seat with his visa
+    plays no more turns; the game ends when all but one have finished,
     or at the round cap (S-05). Fills ``rec`` (fields x seats, money last) and
     ``money_rounds`` (round x seat after each complete round); returns (winner seat
     = the first to finish, or -1; length; seat turns; complete rounds)."""
-    new_game(g, rng, cfg, tiles0, n_seats)
+    new_game(g, rng, cfg, tiles0, n_seats, bonus, rotation)
     rec[:] = 0
     turns, complete = 0, 0
     over = False
@@ -729,16 +732,16 @@ def one_turn(g, s, tables, rng, fn, params, rec):
 
 
 _RECORDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[::1], _TABLES,
-                          types.UniTuple(DecisionType, MAX_SEATS), types.float64[:, ::1], types.int64,
+                          types.UniTuple(DecisionType, MAX_SEATS), types.float64[:, ::1], types.int64[::1], types.int64,
                           types.int64[:, ::1], types.int64[:, :, ::1], types.int64[:, :, ::1])
 
 
 @entry_point(_RECORDS_SIG)
-def game_records(seed, first_game, n_games, rotation, template, tables, fns, params, n_seats,
+def game_records(seed, first_game, n_games, rotation, template, tables, fns, params, bonus, n_seats,
                  results, records, money_rounds):
-    """Games ``first_game ..`` one by one: ``results[i]`` = (winner seat, length,
-    turns, complete rounds), ``records[i]`` the per-seat fields, ``money_rounds[i]``
-    money by round."""
+    """Games ``first_game ..`` one by one (``bonus``: each player's extra starting money,
+    S-10, as in ``play``): ``results[i]`` = (winner seat, length, turns, complete rounds),
+    ``records[i]`` the per-seat fields, ``money_rounds[i]`` money by round."""
     cfg, squares, prices, tiles0 = tables
     g = template.copy()
     rng = np.zeros(RNG_SIZE, np.uint64)
@@ -746,7 +749,7 @@ def game_records(seed, first_game, n_games, rotation, template, tables, fns, par
     for i in range(n_games):
         _start_streams(rng, seed_mixed, first_game + i, n_seats)
         results[i, 0], results[i, 1], results[i, 2], results[i, 3] = play(
-            g, rng, cfg, squares, prices, tiles0, fns, params, n_seats, rotation, records[i], money_rounds[i])
+            g, rng, cfg, squares, prices, tiles0, fns, params, bonus, n_seats, rotation, records[i], money_rounds[i])
 
 
 # tally sections (offsets ``at`` built by sim.run.stalkeriada)
@@ -757,15 +760,16 @@ BLOCK = 256
 """Games per parallel block; the sums do not depend on it."""
 
 _RUN_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[::1], _TABLES,
-                      types.UniTuple(DecisionType, MAX_SEATS), types.float64[:, ::1], types.int64,
+                      types.UniTuple(DecisionType, MAX_SEATS), types.float64[:, ::1], types.int64[::1], types.int64,
                       types.int64[::1], types.int64[::1])
 
 
 @entry_point(_RUN_SIG, parallel=True)
-def run_games(seed, first, n, rotations, template, tables, fns, params, n_seats, at, tally):
+def run_games(seed, first, n, rotations, template, tables, fns, params, bonus, n_seats, at, tally):
     """Games ``first .. first + n - 1`` of a run: game ``i`` uses the streams of
     ``i // rotations`` and the seat rotation ``i % rotations`` (so every rotation
-    plays the same dice). Adds per-player sums to ``tally`` (sections ``T_*`` at
+    plays the same dice; player ``p``'s starting bonus ``bonus[p]``, S-10, goes with
+    him to every seat). Adds per-player sums to ``tally`` (sections ``T_*`` at
     ``at``); integer sums, identical for any thread count or chunking."""
     cfg, squares, prices, tiles0 = tables
     cap, P = cfg[C_ROUND_CAP], n_seats
@@ -782,8 +786,8 @@ def run_games(seed, first, n, rotations, template, tables, fns, params, n_seats,
         for i in range(first + b * BLOCK, min(first + n, first + (b + 1) * BLOCK)):
             rotation = i % rotations
             _start_streams(rng, seed_mixed, i // rotations, P)
-            w, length, turns, complete = play(g, rng, cfg, squares, prices, tiles0, fns, mine, P, rotation, rec,
-                                              money_rounds)
+            w, length, turns, complete = play(g, rng, cfg, squares, prices, tiles0, fns, mine, bonus, P, rotation,
+                                              rec, money_rounds)
             t[at[T_GAMES]] += 1
             t[at[T_TURNS]] += turns
             t[at[T_LENGTH] + length] += 1

@@ -82,6 +82,8 @@ Readings of the spec made here (where it does not say):
   whether the cell is face up or not; whoever enters it next picks them up.
 * The re-entry share (S-23, [city] reentry_percent) is taken of the money's size
   on integers and keeps its sign, rounding towards zero for debts.
+* A start bonus (a handicap for measuring, not a rule) is G a seat has above
+  [city] start_money (S-10) when the game starts; nothing else changes.
 """
 
 from __future__ import annotations
@@ -283,9 +285,12 @@ class Move:
 
 
 class Game:
-    def __init__(self, settings, seat_params, seed: int, game: int):
+    def __init__(self, settings, seat_params, seed: int, game: int, start_bonus=None):
         if not 2 <= len(seat_params) <= 6:
             raise ValueError("2 to 6 seats")
+        start_bonus = start_bonus or [0] * len(seat_params)
+        if len(start_bonus) != len(seat_params):
+            raise ValueError("one start bonus per seat")
         self.s = settings
         city, zone, fence = settings["city"], settings["zone"], settings["fence"]
         self.squares = list(city["squares"])
@@ -316,7 +321,9 @@ class Game:
         self.ball_used = False
         self.ball_revealer = None
 
-        self.seats = [_Seat(i, p, city["start_money"], seed, game) for i, p in enumerate(seat_params)]
+        # S-10: every seat starts with [city] start_money, plus its start bonus
+        self.seats = [_Seat(i, p, city["start_money"] + bonus, seed, game)
+                      for i, (p, bonus) in enumerate(zip(seat_params, start_bonus))]
         self.round = 0
         self.winner = None
         self.finishers = 0
@@ -991,15 +998,16 @@ def planner_step(game: Game, seat: _Seat) -> int:
 # --------------------------------------------------------------------------
 
 
-def simulate_game(settings, seat_params, seed, game) -> dict:
-    """One game with the planner in every seat (seat_params: P sequences of 8 numbers).
+def simulate_game(settings, seat_params, seed, game, start_bonus=None) -> dict:
+    """One game with the planner in every seat (seat_params: P sequences of 8 numbers;
+    start_bonus: P amounts of G each seat starts with above [city] start_money, S-10).
 
     Returns {"winner", "length", "turns", "money_by_round", "money", and one list
     per seat for each name in SEAT_COUNTERS}.
     """
-    return Game(settings, seat_params, seed, game).play()
+    return Game(settings, seat_params, seed, game, start_bonus).play()
 
 
-def run_games(settings, seat_params, seed, games, first_game=0) -> list:
-    """Games first_game .. first_game + games - 1."""
-    return [simulate_game(settings, seat_params, seed, g) for g in range(first_game, first_game + games)]
+def run_games(settings, seat_params, seed, games, first_game=0, start_bonus=None) -> list:
+    """Games first_game .. first_game + games - 1 (start_bonus as in ``simulate_game``)."""
+    return [simulate_game(settings, seat_params, seed, g, start_bonus) for g in range(first_game, first_game + games)]

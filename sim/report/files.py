@@ -219,16 +219,17 @@ def write_values(out: Path, game, result, stem="value"):
 
 
 def write_tune(out: Path, game, result):
-    """tune.parquet, tune_rounds.parquet, the price chart, the tuned content and manifest.json."""
+    """tune.parquet, tune_rounds.parquet, the price chart, diff.md, the tuned content and manifest.json."""
     history = result.history_frame()
     write_parquet(out / "tune.parquet", result.table())
     write_parquet(out / "tune_rounds.parquet", history)
     atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(
         history, "Card prices across tuning rounds (toward their value in G)", result.values.caption(), p))
-    result.context.write_prices(out / "content", result.prices)
+    atomic_write(out / "diff.md", lambda p: p.write_text(result.to_markdown(), encoding="utf-8"))
+    result.context.write_prices(out / "content", result.prices, rates=result.rates)
     write_json(out / "manifest.json", manifest(
         command_line(), content_dir=str(game.directory), content_hash=game.digest,
-        files=["manifest.json", "tune.parquet", "tune_rounds.parquet", "charts/tune.png", "content/"],
+        files=["manifest.json", "tune.parquet", "tune_rounds.parquet", "charts/tune.png", "diff.md", "content/"],
         **{k: v for k, v in result.to_json().items() if k != "prices"}))
 
 

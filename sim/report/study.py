@@ -587,9 +587,11 @@ def stalkeriada_step(content, study, out):
     tier = values.tiers[0]
     s.table(_with_bounds(pl.DataFrame(tier.rows, infer_schema_length=None)).select(
         "item", "count", "price", "effect", "value_g", "value_low", "value_high", "reservation_g", "verdict"),
-        f"Shop items to `{names[0]}` at the full table: its win-rate change with against without each (20 paired "
-        f"batches, {values.context.trials:,} games per seat order, seed {seed}); it buys {tier.choice.kit.describe()}; "
-        f"{tier.rate_text()}")
+        f"Shop items to `{names[0]}` at the full table, by restricted play: his win rate with each against the same "
+        f"planner with it banned from his shopping list (one copy at the margin), on the same games and seats (20 "
+        f"paired batches, {values.context.trials:,} games per seat order, seed {seed}); it buys "
+        f"{tier.choice.kit.describe()}; the rate is what {values.context.handicap:,} G more at the start buys "
+        f"(economy.toml's [stalkeriada] handicap): {tier.rate_text()}")
     return s
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -90,19 +91,33 @@ def seating(players):
     return fns, params
 
 
-def game_records(content: Content, players, *, seed, games, first_game=0, rotation=0):
+def start_bonuses(start_bonus, players) -> tuple:
+    """``start_bonus``: G above the starting money (S-10) for each of ``players``, in their
+    order (None: none for anyone); a whole number >= 0 each, else a ``LoadoutError``."""
+    if start_bonus is None:
+        return (0,) * len(players)
+    bonus = tuple(start_bonus)
+    if len(bonus) != len(players) or not all(isinstance(b, numbers.Integral) and b >= 0 for b in bonus):
+        raise LoadoutError(f"start_bonus: {start_bonus!r}; give one whole number of G >= 0 per player "
+                           f"({len(players)} players)")
+    return tuple(int(b) for b in bonus)
+
+
+def game_records(content: Content, players, *, seed, games, first_game=0, rotation=0, start_bonus=None):
     """Per-game results for tests: ``(results, records, money_rounds)`` with
-    ``results[i]`` = (winner seat or -1, length, turns, complete rounds), ``records[i, field, seat]``."""
+    ``results[i]`` = (winner seat or -1, length, turns, complete rounds), ``records[i, field, seat]``;
+    ``start_bonus`` as in ``simulate_stalkeriada``."""
     sc = load_stalkeriada(content)
     players = table_strategies(players)
     fns, params = seating(players)
+    bonus = np.array(start_bonuses(start_bonus, players), np.int64)
     n = len(players)
     cap = sc.settings["game"]["round_cap"]
     results = np.zeros((games, 4), np.int64)
     records = np.zeros((games, K.N_RECORD, n), np.int64)
     money_rounds = np.zeros((games, cap, n), np.int64)
-    K.game_records(seed, first_game, games, rotation, game_template(sc, n), compile_tables(sc), fns, params, n,
-                   results, records, money_rounds)
+    K.game_records(seed, first_game, games, rotation, game_template(sc, n), compile_tables(sc), fns, params, bonus,
+                   n, results, records, money_rounds)
     return results, records, money_rounds
 
 
@@ -220,7 +235,9 @@ class StalkeriadaResult:
         return pl.DataFrame(rows)
 
     def items(self) -> pl.DataFrame:
-        """How often each shop item is bought, and the win rate with and without it."""
+        """How often each shop item is bought, and the win rate of the games it was bought in and of
+        the others: observed, not compared on the same dice (a planner who dies early buys less), so
+        not what the item does; that is ``zonesim value --mode stalkeriada`` (restricted play)."""
         bought, bought_wins = self.section(K.T_BOUGHT_GAMES), self.section(K.T_BOUGHT_WINS)
         wins, rows = self.section(K.T_WINS), []
         for p, name in enumerate(self.players):
@@ -268,33 +285,36 @@ def _sections(P, cap):
 @dataclass
 class StalkeriadaWork:
     """Chunks of games (picklable, for clusters): chunk part ``k`` seats ``tables[k]``
-    (strategies in seat order) and plays every seat rotation with ``rotate_seats``;
-    a chunk's ``start`` counts games x rotations. Returns ``{tally, elapsed_s}``."""
+    (strategies in seat order), each starting with ``bonuses[k]`` G above the starting
+    money (S-10; no ``bonuses``: none at any table), and plays every seat rotation with
+    ``rotate_seats``; a chunk's ``start`` counts games x rotations. Returns ``{tally, elapsed_s}``."""
 
     content: Content
     tables: tuple
     seed: int
     rotate_seats: bool
+    bonuses: tuple = ()
     _inputs: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __getstate__(self):
         return {**self.__dict__, "_inputs": {}}
 
     def inputs(self, part):
-        """``(template, tables, fns, params, P, at, rotations)`` of table ``part``."""
+        """``(template, tables, fns, params, bonus, P, at, rotations)`` of table ``part``."""
         if part not in self._inputs:
             sc = load_stalkeriada(self.content)
             fns, params = seating(self.tables[part])
             P, cap = len(self.tables[part]), sc.settings["game"]["round_cap"]
-            self._inputs[part] = (game_template(sc, P), compile_tables(sc), fns, params, P, _sections(P, cap),
+            bonus = np.array(self.bonuses[part] if self.bonuses else (0,) * P, np.int64)
+            self._inputs[part] = (game_template(sc, P), compile_tables(sc), fns, params, bonus, P, _sections(P, cap),
                                   P if self.rotate_seats else 1)
         return self._inputs[part]
 
     def __call__(self, chunk):
-        template, tables, fns, params, P, at, rotations = self.inputs(chunk.part)
+        template, tables, fns, params, bonus, P, at, rotations = self.inputs(chunk.part)
         tally = np.zeros(at[-1], np.int64)
         start = time.perf_counter()
-        K.run_games(self.seed, chunk.start, chunk.n, rotations, template, tables, fns, params, P, at, tally)
+        K.run_games(self.seed, chunk.start, chunk.n, rotations, template, tables, fns, params, bonus, P, at, tally)
         return {"tally": tally, "elapsed_s": np.float64(time.perf_counter() - start)}
 
 
@@ -305,23 +325,48 @@ def table_strategies(players):
     return seated
 
 
+@dataclass(frozen=True)
+class _BonusChunks:
+    """A chunk store (``sim.run.chunks``) seen through names that carry the starting
+    bonus, so a run with a bonus never takes the chunks of the same games without."""
+
+    store: object
+    bonus: tuple
+
+    def _name(self, name):
+        return f"bonus-{'-'.join(map(str, self.bonus))}-{name}"
+
+    def load(self, name):
+        return self.store.load(self._name(name))
+
+    def save(self, name, aggregate):
+        self.store.save(self._name(name), aggregate)
+
+
 def simulate_stalkeriada(content: Content, players, *, games, seed, rotate_seats=False, chunk=1 << 16,
-                         on_progress=None, first_game=0, client=None, store=None) -> StalkeriadaResult:
+                         on_progress=None, first_game=0, client=None, store=None,
+                         start_bonus=None) -> StalkeriadaResult:
     """``games`` games (per seat rotation with ``rotate_seats``: every player takes
     every seat on the same dice) between ``players`` (names or strategies),
     numbered from ``first_game`` (the same dice as those games of a longer run);
+    ``start_bonus``: G above the starting money (S-10) per player, in the order of
+    ``players`` (a handicap that follows its player to every seat; None: none);
     in chunks, here or on a Dask ``client`` (finished chunks kept in ``store``, ``sim.run.chunks``)."""
     if games < 1:
         raise LoadoutError(f"--games: {games}; give at least 1 game")
-    work = StalkeriadaWork(content, (table_strategies(players),), seed, rotate_seats)
+    seated = table_strategies(players)
+    bonus = start_bonuses(start_bonus, seated)
+    work = StalkeriadaWork(content, (seated,), seed, rotate_seats, (bonus,))
     rotations = work.inputs(0)[-1]
+    if store is not None and any(bonus):
+        store = _BonusChunks(store, bonus)
     total = run_chunks(work, plan(games * rotations, chunk, first=first_game * rotations), client=client,
                        store=store, on_progress=on_progress)[0]
     return _result(work, 0, total, games * rotations)
 
 
 def _result(work: StalkeriadaWork, part, total, games) -> StalkeriadaResult:
-    _, _, _, _, P, at, rotations = work.inputs(part)
+    *_, P, at, rotations = work.inputs(part)
     cap = load_stalkeriada(work.content).settings["game"]["round_cap"]
     return StalkeriadaResult(tuple(s.name for s in work.tables[part]), games, work.seed, rotations, cap,
                              total["tally"], at, float(total["elapsed_s"]))
@@ -379,4 +424,4 @@ def round_robin(content: Content, names, set_size, *, games, seed, chunk=1 << 16
 
 
 __all__ = ["DEFAULT_PLAYERS", "RoundRobin", "StalkeriadaResult", "round_robin", "compile_tables", "game_records",
-           "game_template", "seating", "simulate_stalkeriada"]
+           "game_template", "seating", "simulate_stalkeriada", "start_bonuses"]

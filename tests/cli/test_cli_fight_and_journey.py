@@ -310,11 +310,15 @@ def test_validate_json_matches_the_summary_line(tmp_path):
 
 def test_strategies_json_lists_the_built_ins_with_their_parameters(tmp_path):
     data = json_of(ok("strategies", "--json", cwd=tmp_path))
-    assert set(data) == {"fight", "stalkeriada", "skirmish"}
-    fight = {s["name"]: s for s in data["fight"]}
-    assert {"fighter", "runner", "tactician"} <= set(fight)
-    assert all(set(s) == {"name", "description", "params"} for s in data["fight"] + data["stalkeriada"])
+    import strategies
+
+    assert set(data) == {"fight", "journey", "skirmish", "stalkeriada"}  # every mode's family, duel's is fight's
+    for kind, listed in data.items():
+        assert [s["name"] for s in listed][:len(strategies.names(kind))] == list(strategies.names(kind)), kind
+        assert all(set(s) == {"name", "description", "params"} for s in listed)
     assert "beast" in {s["name"] for s in data["skirmish"]}
+    frugal = {s["name"]: s for s in data["journey"]}["frugal"]["params"]
+    assert frugal["restock"] is False and frugal["fight"] == "runner"  # a journey strategy's settings
 
 
 # --------------------------------------------------------------------------

@@ -155,14 +155,18 @@ def skirmishes_agree(setup, party_name, seed, trials, monsters_name="beast"):
     return got
 
 
-def games_agree(content, players, games, seed, rotation=0):
-    """``games`` Stalkeriada games of ``players`` (names) in both engines: winner, length,
-    turns, every record and the money by round equal, game for game; the kernel's results."""
+def games_agree(content, players, games, seed, rotation=0, start_bonus=None):
+    """``games`` Stalkeriada games of ``players`` (names; ``start_bonus``: each one's G above the
+    starting money, S-10) in both engines: winner, length, turns, every record and the money by
+    round equal, game for game; the kernel's results."""
     seated = [registry.get(p, mode="stalkeriada") for p in players]
-    results, records, money_rounds = game_records(content, seated, seed=seed, games=games, rotation=rotation)
+    results, records, money_rounds = game_records(content, seated, seed=seed, games=games, rotation=rotation,
+                                                  start_bonus=start_bonus)
     P = len(players)
     seat_params = [list(seated[(s + rotation) % P].params) for s in range(P)]
-    expected = run_games(load_settings(load_stalkeriada(content).path), seat_params, seed, games)
+    seat_bonus = start_bonus and [start_bonus[(s + rotation) % P] for s in range(P)]
+    expected = run_games(load_settings(load_stalkeriada(content).path), seat_params, seed, games,
+                         start_bonus=seat_bonus)
     for i, ref in enumerate(expected):
         winner = -1 if ref["winner"] is None else ref["winner"]
         assert (results[i, 0], results[i, 1], results[i, 2]) == (winner, ref["length"], ref["turns"]), f"game {i}"

@@ -5,6 +5,7 @@ on the default content and on edited content that stresses rare rules."""
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from sim.content.stalkeriada import load_stalkeriada
 from sim.run.stalkeriada import DEFAULT_PLAYERS
 from tests.conftest import stalkeriada_content
 from tests.crosscheck.agree import games_agree
@@ -19,6 +20,14 @@ def test_kernel_equals_reference_default_matchup(content):
 
 def test_kernel_equals_reference_rotated_seats(content):
     games_agree(content, DEFAULT_PLAYERS, 12, SEED, rotation=2)
+
+
+def test_kernel_equals_reference_with_a_start_bonus(content):
+    """S-10 with a handicap: the third player starts with an exit visa's price (S-04) more;
+    at rotation 1 he sits in seat 1, and both engines give the bonus to that seat."""
+    visa = load_stalkeriada(content).settings["shop"]["exit_visa"]
+    results = games_agree(content, DEFAULT_PLAYERS, 12, SEED, rotation=1, start_bonus=(0, 0, visa, 0))
+    assert (results[:, 0] == 1).sum() >= 9  # the bonus is real: his seat finishes first in most games
 
 
 @pytest.mark.parametrize("players", [("greedy", "rush"), ("jelly", "jelly", "cautious", "greedy", "rush", "jelly")])

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 import strategies
+from sim import api
 from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import Loadout
 from sim.economy.context import load_context, scenario
@@ -76,7 +77,23 @@ def test_value_in_a_skirmish_a_journey_and_at_a_stalkeriada_table():
     tier = table["context"]["tiers"][0]
     assert tier["kit"] == "ozk, pliers, nut x2" and tier["agreement"]["pinned"]  # S-04: what cautious buys
     rows = {r["item"]: r for r in table["items"]}
-    assert set(rows) == {"ozk", "pliers", "nut"} and rows["nut"]["count"] == 2
+    assert set(rows) == {"ozk", "pliers", "nut"}
+    nut = rows["nut"]["tiers"][0]  # one copy at the margin: his second nut against one
+    assert (rows["nut"]["count"], nut["held"], nut["basis"]) == (1, 2, "copy 2 of 2, against 1")
+    assert table["context"]["handicap"] == 5000  # the rate: 5,000 G more at the start (economy.toml)
+
+
+def test_s10_the_table_rate_is_what_the_start_handicap_buys_and_none_where_it_buys_nothing(tmp_path):
+    """The Stalkeriada rate is the win rate ``[stalkeriada] handicap`` G more at the start (S-10)
+    buys: 5,000 G buys a measurable share, 1 G nothing the games can see, and then no item is
+    valued, with the reason, rather than a value divided by noise."""
+    common = dict(mode="stalkeriada", strategies=["cautious"], trials=1_000, items=["pliers"])
+    rich = api.value(**common)
+    assert rich.tiers[0].rate > 0 and rich.items[0]["value_g"] > 0
+    folder = edited_content(tmp_path, "economy.toml", "handicap = 5000", "handicap = 1")
+    poor = api.value(**common, content=folder)
+    assert poor.tiers[0].rate is None and poor.items[0]["value_g"] is None
+    assert "money buys no measurable win rate here: 1 G more at the start" in poor.tiers[0].reason
 
 
 def test_a_toy_economy_worked_by_hand(tmp_path):
@@ -134,8 +151,12 @@ def test_tune_writes_the_table_chart_and_the_tuned_content(tmp_path):
     out = tmp_path / "tune"
     data = zonesim_json("tune", "-m", "snork", "--budget", 1500, "--trials", 20_000, "--rounds", 4, "--out", out)
     assert {"converged", "rounds", "context", "prices", "tiers", "rate", "kit_check"} <= set(data)
-    for name in ("tune.parquet", "tune_rounds.parquet", "charts/tune.png", "manifest.json", "content/items.toml"):
+    for name in ("tune.parquet", "tune_rounds.parquet", "charts/tune.png", "diff.md", "manifest.json",
+                 "content/items.toml"):
         assert (out / name).exists(), name
+    diff = (out / "diff.md").read_text()
+    for row in data["prices"]:  # one line per card, its old and new price
+        assert f"| {row['item']} | {row['old_price']:,} | {row['new_price']:,} |" in diff, row["item"]
     tuned = load_content(out / "content")
     moved = 0
     for row in data["prices"]:
@@ -162,6 +183,10 @@ def test_tune_writes_the_table_chart_and_the_tuned_content(tmp_path):
     (("value", "-m", "snork", "--strategy", "berserker"), "--strategy: unknown strategy 'berserker'"),
     (("tune", "--damping", "0"), "--damping: 0.0; give a fraction in (0, 1]"),
     (("tune", "--lock", "glonass,unobtainium", "--out", "t"), "--lock: unknown card 'unobtainium'"),
+    (("tune", "--weights", "1000=0,2500=0,5000=0", "--out", "t"), "--weights: the weights sum to 0"),
+    (("tune", "--weights", "700=1", "--out", "t"), "--weights: unknown tier '700'"),
+    (("tune", "--weights", "1000=-1", "--out", "t"), "--weights: 1000 = -1.0; give a weight at or above 0"),
+    (("value", "--weights", "1000", "--out", "t"), "--weights: '1000'; give TIER=WEIGHT pairs"),
     (("tune", "--objective", "target-survival=0.8"), "--objective: 'target-survival=0.8'"),
     (("tune", "--objective", "target-finish=0.5", "-m", "snork"), "--objective target-finish: a Stalkeriada"),
 ])
@@ -181,12 +206,34 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     ('mode = "journey"', 'mode = "poker"', "context.mode"),
     ("step = 50", 'step = 50\nlocked = ["glonass", "unobtainium"]', "prices.locked: unknown card 'unobtainium'"),
     ("step = 50", 'step = 50\nlocked = "glonass"', "prices.locked: expected a list of card ids"),
+    ("step = 50", "step = 50\nweights = { 1234 = 1 }", "prices.weights: unknown tier '1234'"),
+    ("step = 50", "step = 50\nweights = { 1000 = 0, 2500 = 0, 5000 = 0 }", "prices.weights: the weights sum to 0"),
+    ("step = 50", "step = 50\nweights = [1, 2]", "prices.weights: expected a table of budget = weight"),
+    ("step = 50", 'step = 50\nnumeraire = { objective = "speed", 1234 = 90 }', "prices.numeraire: '1234' is not one"),
+    ("step = 50", 'step = 50\nnumeraire = { objective = "fame", 1000 = 90 }', "prices.numeraire: expected"),
+    ("step = 50", 'step = 50\nnumeraire = { objective = "speed", 1000 = 0 }', "prices.numeraire: 1000 = 0;"),
 ])
 def test_bad_economy_toml_is_one_line_naming_file_and_field(tmp_path, old, new, message):
     folder = edited_content(tmp_path, "economy.toml", old, new)
     proc = zonesim("value", "--view", "fights", "--content", folder, cwd=tmp_path)
     assert proc.returncode == 2 and "economy.toml: " + message in proc.stderr, proc.stderr
     assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_the_tier_weights_make_the_overall_a_weighted_mean_and_a_tier_weighted_0_leaves_it():
+    common = dict(mode="fight", monsters=["snork"], budgets=[1000, 2500], trials=8_000)
+    alike = api.value(**common)
+    only_first = api.value(**common, weights={"2500": 0})
+    first = {r["item"]: r for r in alike.tiers[0].rows}
+    assert only_first.rate["tiers"] == ["1,000 G"] and only_first.rate["weights"] == {"1,000 G": 1.0}
+    assert only_first.rate["rate"] == pytest.approx(alike.tiers[0].rate, rel=1e-12)
+    for row in only_first.items:  # one tier left: the overall is that tier's value, on the same dice
+        if row["value_g"] is not None:
+            assert row["value_g"] == pytest.approx(first[row["item"]]["value_g"], rel=1e-9, abs=1e-9), row["item"]
+    doubled = api.value(**common, weights={"1000": 2, "2500": 2})
+    for a, b in zip(alike.items, doubled.items):  # weights only count relative to each other
+        assert a["value_g"] == pytest.approx(b["value_g"], rel=1e-9, abs=1e-9), a["item"]
+    assert doubled.to_json()["context"]["tier_weights"] == {"1,000 G": 2.0, "2,500 G": 2.0}
 
 
 def test_a_pinned_kit_is_valued_as_given(tmp_path):

@@ -424,3 +424,37 @@ def test_k05_the_shopper_buys_no_kit_above_the_asset_limit(content):
     free = grow(content, CardCount(), start, 5000, trials=400)
     assert sum(limited.cards().values()) == 4 and limited.cost(content) < 5000
     assert sum(free.cards().values()) > 4
+
+
+def test_at_fixed_rates_a_card_is_worth_what_its_keenest_held_kit_makes_it():
+    """Tuning's valuation (``value_cards(rates=...)``): with two kits held at a tier, a
+    card's tier value is the larger of its values against each kit alone, at the same fixed
+    rate, on the same dice; with one tier, the overall value is that tier value. Planted bug:
+    the first kit's value alone (the span of the plain valuation) leaves the berdanka at what
+    a kit without a firearm's buyer would pay."""
+    from sim.economy.options import context_maker
+    from sim.economy.shop import KitChoice
+    from sim.economy.value import value_cards
+
+    content = load_content()
+    ctx = context_maker(content, mode="fight", monsters=["snork"], budgets=[1500], trials=8_000)(None, None)
+    tier = value_cards(ctx).tiers[0]
+    rates = {tier.label: (tier.rate_estimate, None)}
+    armed = Loadout.from_options(content, weapon="berdanka", body="leather_jacket")
+    assert armed != tier.choice.kit
+
+    def held(*kits):
+        choice = KitChoice(tier.choice.strategy, kits[0], kits[1:], tier.choice.outcomes, ctx.selection, pinned=True)
+        return {r["item"]: r for r in value_cards(ctx, kits={tier.label: choice}, rates=rates).tiers[0].rows}, choice
+
+    both, _ = held(tier.choice.kit, armed)
+    alone = [held(tier.choice.kit)[0], held(armed)[0]]
+    assert any(a["value_g"] != b["value_g"] for a, b in zip(*[x.values() for x in alone]))
+    for item, row in both.items():
+        values = [a[item]["value_g"] for a in alone if a[item]["value_g"] is not None]
+        if values:
+            assert row["value_g"] == pytest.approx(max(values), rel=1e-12), item
+    result = value_cards(ctx, kits={tier.label: held(tier.choice.kit, armed)[1]}, rates=rates)
+    for row in result.items:
+        if row["value_g"] is not None:
+            assert row["value_g"] == pytest.approx(both[row["item"]]["value_g"], rel=1e-9), row["item"]

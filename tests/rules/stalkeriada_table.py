@@ -33,13 +33,14 @@ class Table:
         self.rng = np.zeros(K.RNG_SIZE, np.uint64)
         K._start_streams(self.rng, np.uint64(mix(np.uint64(seed))), game, self.n)
         self.rec = np.zeros((K.N_RECORD, K.MAX_SEATS), np.int64)
-        K.new_game(self.g, self.rng, self.cfg, self.tiles0, self.n)
+        self.bonus = np.zeros(self.n, np.int64)  # no starting handicap (S-10)
+        K.new_game(self.g, self.rng, self.cfg, self.tiles0, self.n, self.bonus, 0)
         self.g[K.H_ROUND] = 1
 
     def new_board(self, game, seed=5):
         """Lay the board of ``game`` afresh (its own streams)."""
         K._start_streams(self.rng, np.uint64(mix(np.uint64(seed))), game, self.n)
-        K.new_game(self.g, self.rng, self.cfg, self.tiles0, self.n)
+        K.new_game(self.g, self.rng, self.cfg, self.tiles0, self.n, self.bonus, 0)
 
     def burn_until(self, s, wanted):
         """Skip seat ``s``'s dice until ``wanted(next dice)`` holds."""

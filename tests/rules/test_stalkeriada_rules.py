@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 import sim.kernels.stalkeriada as K
+from sim.content.loadout import LoadoutError
 from sim.content.stalkeriada import TILE_KINDS, load_stalkeriada
 from sim.hexgrid import COUNTER_CLOCKWISE, neighbour_table
-from sim.run.stalkeriada import game_records
+from sim.run.chunks import Checkpoints
+from sim.run.stalkeriada import game_records, simulate_stalkeriada
 from strategies.stalkeriada import exit_cost as strategy_exit_cost
 from strategies.stalkeriada import planner
 from tests.conftest import proportion_tolerance, stalkeriada_content
@@ -77,6 +79,61 @@ def test_s24_tile_positions_are_uniform(content):
 def test_s10_seats_start_in_the_city_with_start_money(table):
     for s in range(2):
         assert (table.get(s, "where"), table.get(s, "at"), table.get(s, "money")) == (K.CITY, 0, 1000)
+
+
+PAIR = ("cautious", "greedy")
+
+
+def test_s10_start_bonus_zero_reproduces_the_games_without_it(content):
+    """A bonus of 0 G for everyone changes no die and no number (S-10's starting money as it is)."""
+    players = ("cautious", "greedy", "jelly", "rush")
+    plain = simulate_stalkeriada(content, players, games=150, seed=21, rotate_seats=True)
+    zero = simulate_stalkeriada(content, players, games=150, seed=21, rotate_seats=True, start_bonus=(0, 0, 0, 0))
+    assert np.array_equal(plain.tally, zero.tally)
+    for a, b in zip(game_records(content, players, seed=4, games=30, rotation=1),
+                    game_records(content, players, seed=4, games=30, rotation=1, start_bonus=[0] * 4)):
+        assert np.array_equal(a, b)
+
+
+def test_s10_start_bonus_raises_its_players_win_rate_in_every_seat(content):
+    """The first player starting with an exit visa's price (S-04) above the starting money
+    wins far more often, in each seat he takes (the bonus follows him through the
+    rotations); each gain is above 4 standard errors of the difference."""
+    visa = load_stalkeriada(content).settings["shop"]["exit_visa"]
+    base = simulate_stalkeriada(content, PAIR, games=1500, seed=17, rotate_seats=True).seat_rates()
+    rich = simulate_stalkeriada(content, PAIR, games=1500, seed=17, rotate_seats=True,
+                                start_bonus=(visa, 0)).seat_rates()
+    for seat in (1, 2):
+        p0, n0 = _seat_rate(base, "cautious", seat)
+        p1, n1 = _seat_rate(rich, "cautious", seat)
+        se = np.sqrt(p0 * (1 - p0) / n0 + p1 * (1 - p1) / n1)
+        assert p1 - p0 > 4 * se, f"seat {seat}: {p0:.3f} -> {p1:.3f}"
+
+
+def _seat_rate(rates, strategy, seat):
+    row = rates.filter((rates["strategy"] == strategy) & (rates["seat"] == seat)).row(0, named=True)
+    return row["win_rate"], row["games"]
+
+
+def test_s10_start_bonus_sums_alike_in_any_chunks_and_keeps_its_own_checkpoints(content, tmp_path):
+    """The same seed gives the same sums for any chunk size, and a checkpoint store holding
+    the chunks of the same games without the bonus is not read for the run with it."""
+    bonus = (3000, 0)
+    whole = simulate_stalkeriada(content, PAIR, games=300, seed=9, rotate_seats=True, start_bonus=bonus)
+    store = Checkpoints(tmp_path / "checkpoints", {}, resume=False)
+    plain = simulate_stalkeriada(content, PAIR, games=300, seed=9, rotate_seats=True, chunk=77, store=store)
+    stored = simulate_stalkeriada(content, PAIR, games=300, seed=9, rotate_seats=True, chunk=77, store=store,
+                                  start_bonus=bonus)
+    again = simulate_stalkeriada(content, PAIR, games=300, seed=9, rotate_seats=True, chunk=77, store=store,
+                                 start_bonus=bonus)
+    assert not np.array_equal(whole.tally, plain.tally)
+    assert np.array_equal(whole.tally, stored.tally) and np.array_equal(whole.tally, again.tally)
+
+
+@pytest.mark.parametrize("start_bonus", [(-1, 0), (0,), (0, 0, 0), (2.5, 0)])
+def test_s10_start_bonus_is_one_whole_number_at_or_above_0_per_player(content, start_bonus):
+    with pytest.raises(LoadoutError, match="start_bonus"):
+        simulate_stalkeriada(content, PAIR, games=10, seed=1, start_bonus=start_bonus)
 
 
 def test_s13_neighbours_are_odd_r_and_symmetric():
