@@ -141,12 +141,12 @@ def list_strategies() -> dict:
             continue
         seen.add(id(mode.family))
         extra = (BEAST,) if name == "skirmish" else ()
-        listed[name] = [{"name": s.name, "description": s.description, "params": strategy_params(s)}
+        listed[name] = [{"name": s.name, "description": s.description, "params": _strategy_params(s)}
                         for s in (*strategies.built_in(name).values(), *extra)]
     return listed
 
 
-def strategy_params(strategy) -> dict:
+def _strategy_params(strategy) -> dict:
     """A strategy's parameters by name: its numeric parameter vector, or its settings
     (a dataclass's fields other than its name, description and functions)."""
     import dataclasses

@@ -73,7 +73,8 @@ def explore(
     try:
         from sim.explore.page import serve
     except ImportError:
-        raise UsageProblem("zonesim explore needs Panel: pip install -e '.[explore]'") from None
+        raise UsageProblem("zonesim explore needs Panel, which zonesim installs: python -m pip install -e . (or "
+                           "python -m pip install panel)") from None
     print("zonesim: loading the compiled kernels in the background (seconds from the cache, a few minutes the "
           "first time they compile); the page shows numbers once they are in", file=sys.stderr, flush=True)
     explorer.on_ready = lambda: print(f"zonesim: kernels loaded, the first numbers are in after "

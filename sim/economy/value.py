@@ -62,7 +62,12 @@ from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST
 from sim.economy.shop import SCREEN_BATCHES, contenders, mean_outcome, plausible_strategies
 from sim.run.results import json_safe
 
-ORDINALS = ("first", "second", "third", "fourth", "fifth")  # the kit choices, by selection set
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")  # the kit choices
+
+
+def ordinal(n: int) -> str:
+    """The ``n``-th kit choice in words (0: "first")."""
+    return ORDINALS[n] if n < len(ORDINALS) else f"{n + 1}th"
 TIE = 1e-12  # relative: selection means that differ by less are equal (float rounding)
 
 
@@ -461,7 +466,7 @@ def value_cards(ctx, *, items=None, kits=None, rates=None, on_progress=None) -> 
                                       pinned={kit: strategy})
                 runs.append((effects, *(ctx.rate(spec, kit, strategy, effects, resample, expand) if rates is None
                                         else rates.get(spec.label, (None, "not valued when tuning began")))))
-                plays.append((ORDINALS[n], strategy))
+                plays.append((ordinal(n), strategy))
         rows, priced = [], []
         for effects, rate, reason in runs:
             run_rows, values = priced_rows(effects, rate, reason, expand, spec.budget, step)

@@ -458,3 +458,7 @@ def test_at_fixed_rates_a_card_is_worth_what_its_keenest_held_kit_makes_it():
     for row in result.items:
         if row["value_g"] is not None:
             assert row["value_g"] == pytest.approx(both[row["item"]]["value_g"], rel=1e-9), row["item"]
+    kits = [Loadout.from_options(content, weapon=w) for w in ("berdanka", "ak47", "kvazar")] + [
+        Loadout.from_options(content, head=h) for h in ("helmet", "sphere_helmet")]
+    many = value_cards(ctx, kits={tier.label: held(tier.choice.kit, armed, *kits)[1]}, rates=rates).tiers[0]
+    assert [kit for kit, _ in many.plays][-1] == "seventh"  # as many kits as tuning holds (MAX_KITS and more)
