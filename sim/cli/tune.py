@@ -112,19 +112,14 @@ def tune(
 def _print(result, out):
     """Each tier's kit at the tuned prices, then every price moved with its value interval and its
     tiers' values, then the cards left at their prices and why."""
-    from sim.economy.tune import SPREAD, held_reason, tier_fit
+    from sim.economy.tune import fit_notes, held_reason, tier_fit
 
     console = wide_console()
-    state = ("did not converge (a price still lies outside its value interval)" if not result.converged else
-             "converged: every moving price lies in its value interval and no buyer clearly prefers another kit")
     console.print(f"Price tuning · {result.values.caption()}", highlight=False)
     moves = len(result.history) - 1
-    console.print(f"{moves} price move{'' if moves == 1 else 's'}; {state} · step {result.context.price_step} G · "
+    console.print(f"{moves} price move{'' if moves == 1 else 's'}; {result.state()} · step {result.context.price_step} G · "
                   f"{result.elapsed_s:.0f} s", highlight=False)
-    weights = result.context.weights()
-    console.print("  one price over the tiers, weighted " + (" · ".join(f"{t} x{w:g}" for t, w in weights.items())
-                                                            if len(set(weights.values())) > 1 else "alike"),
-                  highlight=False)
+    console.print(f"  one price over the tiers, weighted {result.weights_text()}", highlight=False)
     console.print(f"  numeraire: {result.numeraire()}", highlight=False)
     for tier in result.values.tiers:
         console.print("  " + tier_line(tier, held=True), highlight=False)
@@ -143,11 +138,7 @@ def _print(result, out):
         item = line.split(":", 1)[0]
         low, high = rows[item]["value_g_ci95"]
         tiers = ", ".join(f"{t['tier']} {t['value_g']:,.0f}" for t in rows[item]["tiers"] if t["value_g"] is not None)
-        fit = tier_fit(rows[item], result.prices[item], result.context.price_step)
-        notes = ([f"too dear for the {' and '.join(fit['too_dear_for'])} buyers"] if fit["too_dear_for"] else []) + (
-            [f"of no use to the {' and '.join(fit['no_use_for'])} buyers"] if fit["no_use_for"] else []) + (
-            [f"the tiers' values differ over {SPREAD:g}x: change the card, not its price"]
-            if fit["change_the_card"] else [])
+        notes = fit_notes(tier_fit(rows[item], result.prices[item], result.context.price_step))
         console.print(f"  {line} (value at the new prices {low:,.0f}-{high:,.0f} G; by tier {tiers})"
                       + "".join(f"; {n}" for n in notes), highlight=False)
     if not result.changes():

@@ -120,17 +120,24 @@ class TuneResult:
         """``card: old -> new G`` for the cards whose price moved."""
         return [f"{i}: {self.start[i]:,} -> {p:,} G" for i, p in self.prices.items() if p != self.start[i]]
 
+    def state(self) -> str:
+        """How tuning ended, in words."""
+        return ("converged: every moving price lies in its value interval and no buyer clearly prefers another kit"
+                if self.converged else "did not converge (a price still lies outside its value interval)")
+
+    def weights_text(self) -> str:
+        """How the tiers count in the one price: ``alike``, or ``1,000 G x2, 5,000 G x0.5``."""
+        weights = self.context.weights()
+        return "alike" if len(set(weights.values())) <= 1 else ", ".join(f"{t} x{w:g}" for t, w in weights.items())
+
     def to_markdown(self) -> str:
         """``diff.md``: the context, how tuning ended, each tier's kit check, then one row per card
         (old and new price, the change, the value interval at the new prices, each tier's value, notes)."""
-        step, weights = self.context.price_step, self.context.weights()
+        step = self.context.price_step
         moves = len(self.history) - 1
         lines = ["# Tuned prices", "", f"{self.values.caption()}.", "",
-                 f"- {moves} price move{'' if moves == 1 else 's'}; "
-                 + ("converged: every moving price lies in its value interval" if self.converged else
-                    "did not converge: a price still lies outside its value interval"),
-                 f"- price step {step} G; one price over the tiers, weighted "
-                 + ", ".join(f"{t} x{w:g}" for t, w in weights.items()),
+                 f"- {moves} price move{'' if moves == 1 else 's'}; {self.state()}",
+                 f"- price step {step} G; one price over the tiers, weighted {self.weights_text()}",
                  f"- numeraire: {self.numeraire()}"]
         for label, check in self.kit_check.items():
             note = f"- {label}: holds {check['held']} ({check['cost']:,} G at the tuned prices)"
@@ -146,10 +153,7 @@ class TuneResult:
             row, new = rows[item], self.prices[item]
             low, high = row["value_g_ci95"]
             by_tier = {t["tier"]: t["value_g"] for t in row["tiers"]}
-            fit = tier_fit(row, new, step)
-            notes = [held_reason(row, self.locked) or ""] + (
-                [f"too dear for {', '.join(fit['too_dear_for'])}"] if fit["too_dear_for"] else []) + (
-                [f"tiers differ over {SPREAD:g}x: change the card"] if fit["change_the_card"] else [])
+            notes = [held_reason(row, self.locked) or "", *fit_notes(tier_fit(row, new, step))]
             lines.append(f"| {item} | {old:,} | {new:,} | {new / old - 1:+.0%} | "
                          + ("n/a" if low is None else f"{low:,.0f}-{high:,.0f}") + " | "
                          + " | ".join("n/a" if by_tier.get(t) is None else f"{by_tier[t]:,.0f}" for t in tiers)
@@ -190,6 +194,14 @@ def tier_fit(row, price, step) -> dict:
     return {"too_dear_for": over, "no_use_for": idle, "change_the_card": spread}
 
 
+def fit_notes(fit: dict) -> list:
+    """What ``tier_fit`` says of a price, in words."""
+    return ([f"too dear for the {' and '.join(fit['too_dear_for'])} buyers"] if fit["too_dear_for"] else []) + (
+        [f"of no use to the {' and '.join(fit['no_use_for'])} buyers"] if fit["no_use_for"] else []) + (
+        [f"the tiers' values differ over {SPREAD:g}x: change the card, not its price"]
+        if fit["change_the_card"] else [])
+
+
 def held_reason(row, locked=()) -> str | None:
     """Why tuning leaves a card at its price (None: it moves)."""
     if row.get("item") in locked:
@@ -216,13 +228,13 @@ def moving(result: EconomyResult, locked=()) -> list:
     return [row for row in result.items if held_reason(row, locked) is None]
 
 
-def kit_check(ctx, kits: dict) -> dict:
+def kit_check(ctx, kits: dict, shopped=None) -> dict:
     """Per tier at the prices of ``ctx``: the first held kit's cost, whether its budget still
     buys it, the kit the shopper buys now (shopping even where economy.toml pins a kit), and its
     paired gain on the selection trials over the held kits the budget buys (the smallest, the
     least it gains): ``clearly_better`` when it beats every one of them beyond ``CLEAR_GAIN_Z``
-    standard errors."""
-    shopped = shop_against(ctx, kits)
+    standard errors. ``shopped``: ``shop_against`` at these prices, if already known."""
+    shopped = shop_against(ctx, kits) if shopped is None else shopped
     out = {}
     for spec in ctx.tiers():
         held = kits[spec.label]
@@ -278,7 +290,8 @@ def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=
             result = value_cards(priced, items=items, kits=kits, rates=rates, on_progress=progress)
             valuations += 1
             prices = proposal(result, history[-1], locked, ctx.price_step, 2.0 * damping / (len(history) + 1))
-            grown = challengers(stages[stage].at_prices(prices, scratch), kits)
+            shopped = shop_against(stages[stage].at_prices(prices, scratch), kits)
+            grown = challengers(kits, shopped)
             kits = {label: _with_kit(kits[label], grown[label]) if label in grown else choice
                     for label, choice in kits.items()}
             settled = prices == history[-1] and not grown
@@ -290,7 +303,8 @@ def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=
             history.append(prices)
             if len(history) > rounds:
                 stage = len(stages) - 1  # the last valuation, at the last prices, at the full trials
-        check = kit_check(ctx.at_prices(history[-1], scratch), kits)
+        # settled: the last round shopped at these prices, on the full trials, with these kits
+        check = kit_check(ctx.at_prices(history[-1], scratch), kits, shopped if settled else None)
         return TuneResult(ctx, start, history, result, settled, time.perf_counter() - started, kits, check,
                           {label: None if rate is None else rate.point for label, (rate, _) in rates.items()},
                           locked)
@@ -349,10 +363,10 @@ def _clearly_better(new, gains) -> bool:
     return all(new.kit != k and gain > 0 and gain > CLEAR_GAIN_Z * se for k, gain, se in gains)
 
 
-def challengers(ctx, kits: dict) -> dict:
-    """``{label: kit}``: the kit the shopper would buy at the prices of ``ctx`` where it is
+def challengers(kits: dict, shopped: dict) -> dict:
+    """``{label: kit}``: the kit the shopper bought (``shopped``, from ``shop_against``) where it is
     clearly better than every held kit the budget buys and the tier holds fewer than ``MAX_KITS``."""
-    return {label: new.kit for label, (new, gains, _) in shop_against(ctx, kits).items()
+    return {label: new.kit for label, (new, gains, _) in shopped.items()
             if _clearly_better(new, gains) and new.kit not in kits[label].kits and len(kits[label].kits) < MAX_KITS}
 
 

@@ -567,27 +567,15 @@ def keenest_overall(choices, tiers, cards, expand, step, weights, unit) -> tuple
                 value, effects = max(plays, key=lambda p: p[0].point)
                 effect = next(e for e in effects if e.comparison.card == card)
                 picks.append((value, effect.standalone, weights.get(t.label, 1.0)))
-        tier_rows = [next(r for r in t.rows if r["item"] == card) for t in tiers]
-        row = {k: tier_rows[0][k] for k in ("item", "family", "price", "count")}
-        row.update(effect=None, effect_ci95=[None, None], value_g=None, value_g_ci95=[None, None], upgrade_g=None,
-                   upgrade_g_ci95=[None, None], reservation_g=None, reservation_g_ci95=[None, None], buys=None,
-                   reason=None if picks else next((r["reason"] for r in tier_rows if r["reason"]),
-                                                  "not valued at any tier"))
-        if picks:
+        row, tier_rows = _blank_overall_row(card, tiers, None)
+        if not picks:
+            row["reason"] = next((r["reason"] for r in tier_rows if r["reason"]), "not valued at any tier")
+        else:
             w = [p[2] for p in picks]
             effect = mean_of([p[1] for p in picks], w)
             row.update(effect=effect.point, effect_ci95=interval(effect.point, effect.replicas, expand))
             row.update(in_g("value_g", mean_of([p[0] for p in picks], w), expand))
-        measured = [r for r in tier_rows if r["reason"] is None]
-        no_use = bool(measured) and all(r["verdict"] == "no use here" for r in measured)
-        home = not no_use and bool(measured) and all(r["verdict"] in ("no use here", "worth nothing here")
-                                                     for r in measured)
-        row["verdict"] = verdict(no_use, home, *row["value_g_ci95"], row["price"], row["reason"], step)
-        row["tiers"] = [{"tier": t.label, "budget": t.budget, **{k: r.get(k) for k in (
-            "value_g", "value_g_ci95", "effect", "effect_ci95", "upgrade_g", "upgrade_g_ci95", "reservation_g",
-            "buys", "verdict", "reason", "basis", "in_kit", "held", "strategy_with", "strategy_without",
-            "value_g_spread")}} for t, r in zip(tiers, tier_rows)]
-        rows.append(row)
+        rows.append(_close_overall_row(row, tiers, tier_rows, step))
     rate = {"rate": None, "rate_ci95": None, "g_per_unit": None, "unit": unit,
             "reason": "each tier at its rate when tuning began (the numeraire)",
             "tiers": [t.label for t, _, _ in valued],
@@ -658,12 +646,33 @@ def _mean_effect(weighted, of=lambda e: e.standalone) -> Estimate:
     return mean_of([of(e) for e, _ in weighted], [w for _, w in weighted])
 
 
-def _overall_row(card, tiers, weighted, values, rate, reason, expand, budget, step) -> dict:
+def _blank_overall_row(card, tiers, reason) -> tuple:
+    """``(row, tier rows)``: a card's overall row with nothing valued yet, and its row at each tier."""
     tier_rows = [next(r for r in t.rows if r["item"] == card) for t in tiers]
     row = {k: tier_rows[0][k] for k in ("item", "family", "price", "count")}
     row.update(effect=None, effect_ci95=[None, None], value_g=None, value_g_ci95=[None, None], upgrade_g=None,
                upgrade_g_ci95=[None, None], reservation_g=None, reservation_g_ci95=[None, None], buys=None,
                reason=reason)
+    return row, tier_rows
+
+
+def _close_overall_row(row, tiers, tier_rows, step) -> dict:
+    """``row`` with its verdict (*no use here* / *worth nothing here* only where every valued tier
+    says so) and each tier's row under ``tiers``."""
+    valued = [r for r in tier_rows if r["reason"] is None]
+    no_use = bool(valued) and all(r["verdict"] == "no use here" for r in valued)
+    home = not no_use and bool(valued) and all(r["verdict"] in ("no use here", "worth nothing here") for r in valued)
+    row["verdict"] = verdict(no_use, home, *row["value_g_ci95"], row["price"], row["reason"], step)
+    row["tiers"] = [{"tier": t.label, "budget": t.budget, **{k: r[k] for k in (
+        "value_g", "value_g_ci95", "effect", "effect_ci95", "upgrade_g", "upgrade_g_ci95", "reservation_g",
+        "buys", "verdict", "reason", "basis", "in_kit", "held", "strategy_with", "strategy_without",
+        "value_g_spread")}}
+        for t, r in zip(tiers, tier_rows)]
+    return row
+
+
+def _overall_row(card, tiers, weighted, values, rate, reason, expand, budget, step) -> dict:
+    row, tier_rows = _blank_overall_row(card, tiers, reason)
     effects = [e for e, _ in weighted]
     if effects:  # the mean over the tiers of the effect as valued (0 where it is left at home)
         effect = _mean_effect(weighted)
@@ -677,13 +686,4 @@ def _overall_row(card, tiers, weighted, values, rate, reason, expand, budget, st
                             rate.scaled(effects[0].comparison.count), expand))
         res = reservation(effects[0].comparison, values, budget)
         row.update(in_g("reservation_g", res, expand), buys=bool(row["price"] <= res.point))
-    valued = [r for r in tier_rows if r["reason"] is None]
-    no_use = bool(valued) and all(r["verdict"] == "no use here" for r in valued)
-    home = not no_use and bool(valued) and all(r["verdict"] in ("no use here", "worth nothing here") for r in valued)
-    row["verdict"] = verdict(no_use, home, *row["value_g_ci95"], row["price"], row["reason"], step)
-    row["tiers"] = [{"tier": t.label, "budget": t.budget, **{k: r[k] for k in (
-        "value_g", "value_g_ci95", "effect", "effect_ci95", "upgrade_g", "upgrade_g_ci95", "reservation_g",
-        "buys", "verdict", "reason", "basis", "in_kit", "held", "strategy_with", "strategy_without",
-        "value_g_spread")}}
-        for t, r in zip(tiers, tier_rows)]
-    return row
+    return _close_overall_row(row, tiers, tier_rows, step)
