@@ -356,12 +356,19 @@ def card_line(counts) -> str:
     return ", ".join(f"{i} x{n}" if n > 1 else i for i, n in counts) or "nothing"
 
 
-def clones(content: Content, item_id: str) -> frozenset:
-    """``item_id`` and every item identical to it but for id, name and price."""
+def clones(content: Content, item_id: str, besides=("name", "price")) -> frozenset:
+    """``item_id`` and every item identical to it but for id and the fields ``besides``."""
     item = content.items[item_id]
-    same = {k: v for k, v in item.fields.items() if k not in ("name", "price")}
+    same = {k: v for k, v in item.fields.items() if k not in besides}
     return frozenset(e.id for e in content.family(item.family)
-                     if {k: v for k, v in e.fields.items() if k not in ("name", "price")} == same)
+                     if {k: v for k, v in e.fields.items() if k not in besides} == same)
+
+
+def twins(content: Content, cards) -> list:
+    """Groups (sorted tuples) of two or more of ``cards`` that do the same in play: identical
+    but for id, name, price and how many the deck holds."""
+    groups = {clones(content, c, ("name", "price", "deck")) & set(cards) for c in cards if c in content.items}
+    return sorted(tuple(sorted(g)) for g in groups if len(g) > 1)
 
 
 def takes_a_slot(content: Content, family: str) -> bool:

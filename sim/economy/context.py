@@ -63,6 +63,7 @@ class EconomyContext:
     weights: tuple = ()       # [prices] weights: ((tier label, weight), ...) of the overall value
     handicap: int | None = None  # [stalkeriada] handicap: G more at the start the table's rate is measured with
     numeraire: tuple = ()     # [prices] numeraire for the objective in use: ((tier label, G per unit), ...)
+    reference_kits: tuple = ()  # [prices] reference_kits beside it: ((tier label, (Loadout, ...)), ...)
 
     def view(self, name: str) -> SubView:
         """The sub-view ``name`` of ``[views]``, or a one-line error naming the file."""
@@ -150,7 +151,9 @@ def load_context(content: Content, *, quick=False, objective=None) -> EconomyCon
         kits=_pinned(path, content, raw.get("kits", {}), budgets, character), objective=chosen,
         objectives=objectives, locked=_locked(path, content, prices), weights=_weights(path, prices, budgets),
         handicap=_handicap(path, raw.get("stalkeriada")),
-        numeraire=_numeraire(path, prices, budgets, [o.name for o in objectives], chosen.name))
+        numeraire=_numeraire(path, prices, budgets, [o.name for o in objectives], chosen.name),
+        reference_kits=_reference_kits(path, content, prices, budgets, character,
+                                       prices.get("numeraire", {}).get("objective") == chosen.name))
 
 
 def _numeraire(path, prices, budgets, objectives, used) -> tuple:
@@ -174,6 +177,28 @@ def _numeraire(path, prices, budgets, objectives, used) -> tuple:
             raise ContentError(f"{where}: {key} = {g!r}; give the G one unit of the objective cost, above 0")
         out.append((budget_label(int(key)), float(g)))
     return tuple(out) if table["objective"] == used else ()
+
+
+def _reference_kits(path, content, prices, budgets, character, in_use) -> tuple:
+    """``[prices] reference_kits = { BUDGET = [[card ids], ...], ... }``: the kits a tuned copy's
+    values were measured on (``zonesim tune --out`` writes it beside the numeraire), for the
+    objective in use (``in_use``: the numeraire's; else none)."""
+    table = prices.get("reference_kits")
+    if table is None:
+        return ()
+    where = f"{path}: prices.reference_kits"
+    if "numeraire" not in prices:
+        raise ContentError(f"{where}: given without prices.numeraire; delete both to tune afresh")
+    if not isinstance(table, dict):
+        raise ContentError(f"{where}: expected {{ BUDGET = [[card ids], ...], ... }}, got {table!r}")
+    out = []
+    for key, kits in table.items():
+        if not (key.isdigit() and int(key) in budgets):
+            raise ContentError(f"{where}: '{key}' is not one of context.budgets")
+        if not (isinstance(kits, list) and kits and all(isinstance(k, list) for k in kits)):
+            raise ContentError(f"{where}: {key}: expected a list of kits, each a list of card ids")
+        out.append((budget_label(int(key)), tuple(build_kit(content, k, character, f"{where}.{key}") for k in kits)))
+    return tuple(out) if in_use else ()
 
 
 def _handicap(path, table) -> int | None:
@@ -361,6 +386,13 @@ class Context:
 
         return kind(self.content, card)
 
+    def twins(self) -> list:
+        """Groups of two or more valued cards that do the same (``sim.content.loadout.twins``):
+        tuning gives each group one price."""
+        from sim.content.loadout import twins
+
+        return twins(self.content, self.cards())
+
     def kit_cards(self, kit) -> list:
         """The valued cards ``kit`` holds."""
         valued = set(self.cards())
@@ -373,9 +405,10 @@ class Context:
 
         return replace(self, content=with_prices(self.content, prices))
 
-    def write_prices(self, target: Path, prices: dict, rates=None) -> Path:
+    def write_prices(self, target: Path, prices: dict, rates=None, kits=None) -> Path:
         """A copy of the content folder at ``target`` with ``prices``, comments and layout kept
-        (``rates``, the numeraire by tier, are recorded only by the declared context)."""
+        (``rates`` and ``kits``, the numeraire and the held kits by tier, are recorded only by the
+        declared context)."""
         from sim.content.edit import write_item_prices
 
         return write_item_prices(Path(self.content.directory), target, prices)
@@ -431,6 +464,7 @@ class CampaignContext(Context):
     tier_plan: KitTiers = field(default_factory=KitTiers)
     declared: bool = False  # economy.toml's own context (its tuned copy records the numeraire)
     numeraire: tuple = ()  # economy.toml's recorded numeraire: ((tier label, G per unit), ...)
+    reference_kits: tuple = ()  # the kits it was tuned on: ((tier label, (Loadout, ...)), ...)
     _outcomes: dict = field(default_factory=dict, repr=False)
 
     def _describe(self):
@@ -466,10 +500,12 @@ class CampaignContext(Context):
     def at_prices(self, prices, scratch):
         return replace(super().at_prices(prices, scratch), _outcomes={})
 
-    def write_prices(self, target, prices, rates=None):
+    def write_prices(self, target, prices, rates=None, kits=None):
         """The copy with ``prices`` and, for economy.toml's context, ``rates`` (``{tier label:
-        outcome per G}``, the numeraire they were tuned in) recorded as ``[prices] numeraire`` of
-        its ``economy.toml``, so a second tuning measures in the same G."""
+        outcome per G}``, the numeraire they were tuned in) and ``kits`` (``{tier label: KitChoice}``,
+        the kits the values were measured on) recorded as ``[prices] numeraire`` and
+        ``[prices] reference_kits`` of its ``economy.toml``, so a second tuning measures in the same
+        G on the same kits."""
         copy = super().write_prices(target, prices)
         recorded = {b: rates[budget_label(b)] for b in self.tier_plan.budgets if (rates or {}).get(budget_label(b))}
         if recorded and self.declared:
@@ -479,8 +515,18 @@ class CampaignContext(Context):
             text = path.read_text(encoding="utf-8") if path.is_file() else (DEFAULT_DIR / ECONOMY_FILE).read_text()
             table = ", ".join([f'objective = "{self.objective.name}"'] + [f"{b} = {1 / r:.6g}"
                                                                           for b, r in recorded.items()])
-            path.write_text(set_or_add(text, "prices", "numeraire", f"{{ {table} }}"), encoding="utf-8")
+            text = set_or_add(text, "prices", "numeraire", f"{{ {table} }}")
+            held = {b: kits[budget_label(b)].kits for b in recorded if budget_label(b) in (kits or {})}
+            if held:
+                text = set_or_add(text, "prices", "reference_kits", "{ " + ", ".join(
+                    f"{b} = [{', '.join(_kit_toml(k) for k in ks)}]" for b, ks in held.items()) + " }")
+            path.write_text(text, encoding="utf-8")
         return copy
+
+
+def _kit_toml(kit) -> str:
+    """A kit as a TOML list of card ids, a card twice for two: ``["medkit", "medkit"]``."""
+    return "[" + ", ".join(f'"{c}"' for c, n in kit.cards().items() for _ in range(n)) + "]"
 
 
 @dataclass
@@ -632,7 +678,7 @@ class TableContext(Context):
         folder = Path(tempfile.mkdtemp(prefix="prices-", dir=scratch)) / "content"
         return replace(self, content=load_content(self.write_prices(folder, prices)))
 
-    def write_prices(self, target, prices, rates=None):
+    def write_prices(self, target, prices, rates=None, kits=None):
         from sim.content.edit import write_shop_prices
 
         return write_shop_prices(Path(self.content.directory), target, prices)
@@ -653,7 +699,7 @@ def declared(content: Content, settings: EconomyContext, *, view=None, client=No
             settings.bootstrap, settings.price_step, settings.max_count, client, store, days=settings.days,
             objective=settings.objective, objectives=settings.objectives, goal_orders=goal,
             strategies=settings.strategies, tier_plan=tiers, declared=True, tier_weights=settings.weights,
-            numeraire=settings.numeraire)
+            numeraire=settings.numeraire, reference_kits=settings.reference_kits)
     elif (campaign.content.digest, campaign.seed, campaign.tier_plan) != (content.digest, settings.seed, tiers):
         raise ValueError("declared: the lent campaign is of other content or settings")
     if view is None:

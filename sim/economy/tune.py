@@ -9,26 +9,28 @@ tier's rate (outcome per G) is kept.
 cards at those rates, each tier's rate at the content's prices, so a tuned
 price is in the G that the budgets and rewards of the content are in (a G
 buys at each tier the outcome it bought), and lower prices cannot lower the
-values that set them. A tuned copy records them (``[prices] numeraire`` of
-its economy.toml), and tuning it again measures in them: the same G.
+values that set them. A tuned copy records them and the held kits
+(``[prices] numeraire`` and ``reference_kits`` of its economy.toml), and
+tuning it again starts from them: the same G, the same kits, other dice.
 
 **Keenest buyers.** After each move the shopper buys again at the new prices;
 where the kit he buys does clearly better (``CLEAR_GAIN_Z`` standard errors on
-the selection trials) than every held kit the budget still buys, it is held
-too (at most ``MAX_KITS`` a tier). A card's tier value is the most any held
-kit values it at (``value_cards(rates=...)``): a firearm by the stalker who
-built his kit around it, not only by one whose kit has no use for it. So a
-kit of complements (a firearm and its modifiers, armour to fight in) that
-comes out cheaper than what it does is priced up until no buyer prefers it
-clearly.
+the selection trials) than every held kit, it is held too (at most
+``MAX_KITS`` a tier). A card's tier value is the most any buyer (a held kit
+played by a plausible strategy for it) values it at
+(``value_cards(rates=...)``): a firearm by the stalker who built his kit around
+it, not only by one whose kit has no use for it. So a kit of complements (a
+firearm and its modifiers, armour to fight in) that comes out cheaper than
+what it does is priced up until no buyer prefers it clearly.
 
-**Moves.** While a moving price lies outside its value interval, every
-moving price goes part of the way to its value (``damping``, shrinking round
-by round: ``damping * 2 / (k + 2)`` at move ``k``), rounded to the context's
-price step, at least one step for a price outside its interval and never
-below one step. Tuning stops when every moving price lies inside its value
-interval with its ends rounded to the price step (*fair*) and the shopper
-finds no clearly better kit, or after ``rounds`` moves.
+**Moves.** A moving price that lies outside its value interval (ends rounded
+to the context's price step) goes part of the way to its value (``damping``,
+shrinking round by round: ``damping * 2 / (k + 2)`` at move ``k``), rounded
+to the step, at least one step and never below one step; a fair price stays,
+so a second tuning moves only what the new dice put outside. Twins (cards
+alike but for name, price and deck count) share one price. Tuning stops when
+every moving price is fair and the shopper finds no clearly better kit, or
+after ``rounds`` moves.
 
 A card of no use anywhere, worth nothing anywhere (left at home) or not valued
 keeps its price: nothing says what it is worth; so does a card whose effect
@@ -231,9 +233,9 @@ def moving(result: EconomyResult, locked=()) -> list:
 def kit_check(ctx, kits: dict, shopped=None) -> dict:
     """Per tier at the prices of ``ctx``: the first held kit's cost, whether its budget still
     buys it, the kit the shopper buys now (shopping even where economy.toml pins a kit), and its
-    paired gain on the selection trials over the held kits the budget buys (the smallest, the
-    least it gains): ``clearly_better`` when it beats every one of them beyond ``CLEAR_GAIN_Z``
-    standard errors. ``shopped``: ``shop_against`` at these prices, if already known."""
+    paired gain on the selection trials over the held kits (the smallest, the least it gains):
+    ``clearly_better`` when it beats every one of them beyond ``CLEAR_GAIN_Z`` standard errors.
+    ``shopped``: ``shop_against`` at these prices, if already known."""
     shopped = shop_against(ctx, kits) if shopped is None else shopped
     out = {}
     for spec in ctx.tiers():
@@ -282,6 +284,8 @@ def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=
                 lambda d, n, what, k=valuations, label=label: on_progress(min(k, total - 1) * n + d, total * n,
                                                                          f"{label}: {what}"))
             priced = stages[stage].at_prices(history[-1], scratch)
+            if kits is None:
+                kits, rates = recorded_state(priced)
             if kits is None:  # the kits bought at the content's prices, and the tiers' rates: the numeraire
                 bought = value_cards(priced, items=items, on_progress=progress)
                 valuations += 1
@@ -289,7 +293,8 @@ def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=
                 rates = numeraire(bought, dict(getattr(ctx, "numeraire", ())))
             result = value_cards(priced, items=items, kits=kits, rates=rates, on_progress=progress)
             valuations += 1
-            prices = proposal(result, history[-1], locked, ctx.price_step, 2.0 * damping / (len(history) + 1))
+            prices = proposal(result, history[-1], locked, ctx.price_step, 2.0 * damping / (len(history) + 1),
+                              ctx.twins())
             shopped = shop_against(stages[stage].at_prices(prices, scratch), kits)
             grown = challengers(kits, shopped)
             kits = {label: _with_kit(kits[label], grown[label]) if label in grown else choice
@@ -318,11 +323,35 @@ def numeraire(result: EconomyResult, recorded: dict) -> dict:
     out = {}
     for t in result.tiers:
         if t.label in recorded:
-            rate = 1.0 / recorded[t.label]
-            out[t.label] = (Estimate(rate, np.full(result.context.bootstrap, rate)), None)
+            out[t.label] = fixed_rate(recorded[t.label], result.context.bootstrap)
         else:
             out[t.label] = (t.rate_estimate, t.reason)
     return out
+
+
+def recorded_state(ctx) -> tuple:
+    """``(kits, rates)`` a tuned copy records (``[prices] numeraire`` and ``reference_kits`` of its
+    economy.toml) where it records both for every tier, each kit played by the strongest
+    strategy of the family for it; else ``(None, None)``."""
+    from sim.economy.shop import pinned_kit
+
+    recorded, held = dict(getattr(ctx, "numeraire", ())), dict(getattr(ctx, "reference_kits", ()))
+    specs = ctx.tiers()
+    if not specs or any(spec.label not in recorded or spec.label not in held for spec in specs):
+        return None, None
+    kits = {}
+    for spec in specs:
+        first, *others = held[spec.label]
+        choice = pinned_kit(spec.outcomes, first, ctx.selection)
+        kits[spec.label] = KitChoice(choice.strategy, first, tuple(others), choice.outcomes, choice.selection_trials,
+                                     pinned=True)
+    return kits, {label: fixed_rate(g, ctx.bootstrap) for label, g in recorded.items()}
+
+
+def fixed_rate(g_per_unit: float, bootstrap: int) -> tuple:
+    """``(rate Estimate, None)`` of a recorded rate: the same in every bootstrap resample."""
+    rate = 1.0 / g_per_unit
+    return Estimate(rate, np.full(bootstrap, rate)), None
 
 
 def held_choice(choice: KitChoice) -> KitChoice:
@@ -337,9 +366,8 @@ def _with_kit(choice: KitChoice, kit) -> KitChoice:
 
 def shop_against(ctx, kits: dict) -> dict:
     """Per budget tier at the prices of ``ctx``: the kit the shopper buys, and its paired gain
-    (mean, standard error, on the selection trials) over each held kit the budget still buys,
-    each played by the strongest strategy of the family for it
-    (``{label: (KitChoice, [(held kit, gain, se)], spec)}``)."""
+    (mean, standard error, on the selection trials) over each held kit, each played by the
+    strongest strategy of the family for it (``{label: (KitChoice, [(held kit, gain, se)], spec)}``)."""
     from sim.content.loadout import Loadout
     from sim.economy.shop import choose_kit, strongest
 
@@ -350,39 +378,48 @@ def shop_against(ctx, kits: dict) -> dict:
             continue
         new = choose_kit(ctx.content, spec.outcomes, Loadout(character=held.kit.character), spec.budget,
                          trials=ctx.selection, max_count=ctx.max_count, max_cards=ctx.card_limit())
-        fits = [k for k in held.kits if ctx.kit_cost(k) <= spec.budget] or [held.kit]
         gains = [(k, *paired_gain(spec.outcomes[new.strategy].selection(new.kit, ctx.selection),
                                   spec.outcomes[strongest(spec.outcomes, k, ctx.selection)[0]].selection(
-                                      k, ctx.selection))) for k in fits]
+                                      k, ctx.selection))) for k in held.kits]
         out[spec.label] = (new, gains, spec)
     return out
 
 
 def _clearly_better(new, gains) -> bool:
-    """The new kit beats every held kit the budget buys beyond ``CLEAR_GAIN_Z`` standard errors."""
+    """The new kit beats every held kit (the kits the values were measured on, whether or not the
+    budget still buys them) beyond ``CLEAR_GAIN_Z`` standard errors."""
     return all(new.kit != k and gain > 0 and gain > CLEAR_GAIN_Z * se for k, gain, se in gains)
 
 
 def challengers(kits: dict, shopped: dict) -> dict:
     """``{label: kit}``: the kit the shopper bought (``shopped``, from ``shop_against``) where it is
-    clearly better than every held kit the budget buys and the tier holds fewer than ``MAX_KITS``."""
+    clearly better than every held kit and the tier holds fewer than ``MAX_KITS``."""
     return {label: new.kit for label, (new, gains, _) in shopped.items()
             if _clearly_better(new, gains) and new.kit not in kits[label].kits and len(kits[label].kits) < MAX_KITS}
 
 
-def proposal(result, prices, locked, step, damping) -> dict:
-    """The next prices: none move while every moving card's price is fair (inside its value
-    interval, ends rounded to the step); else every moving price goes ``damping`` of the way to
-    its value, at least one step for a price outside its interval (``next_price``), so copies
-    of a card meet at one price."""
-    rows = moving(result, locked)
-    outside = {row["item"] for row in rows if not _within(row["price"], band(*row["value_g_ci95"], step))}
+def proposal(result, prices, locked, step, damping, twins=()) -> dict:
+    """The next prices: a moving card whose price lies outside its value interval (ends rounded
+    to the step) goes ``damping`` of the way to its value, at least one step (``next_price``);
+    a fair one stays. Twins (``twins``: groups of cards that do the same) share one price: while
+    their prices differ or one of them moves, each goes to the fair price among theirs nearest the
+    group's mean value, or where none is fair, toward that value from their mean price."""
+    rows = {row["item"]: row for row in moving(result, locked)}
     out = dict(prices)
-    if outside:
-        for row in rows:
-            target = row["value_g"]
-            out[row["item"]] = (next_price(row["price"], target, step, damping) if row["item"] in outside else
-                                max(step, step * round((row["price"] + damping * (target - row["price"])) / step)))
+    for item, row in rows.items():
+        if not _within(row["price"], band(*row["value_g_ci95"], step)):
+            out[item] = next_price(row["price"], row["value_g"], step, damping)
+    for group in twins:
+        members = [rows[c] for c in group if c in rows]
+        if len(members) > 1 and (len({prices[r["item"]] for r in members}) > 1
+                                 or any(out[r["item"]] != prices[r["item"]] for r in members)):
+            value = sum(r["value_g"] for r in members) / len(members)
+            fair = [r["price"] for r in members if _within(r["price"], band(*r["value_g_ci95"], step))]
+            shared = (min(fair, key=lambda p: abs(p - value)) if fair else
+                      next_price(step * round(sum(r["price"] for r in members) / len(members) / step), value, step,
+                                 damping))
+            for r in members:
+                out[r["item"]] = shared
     return out
 
 

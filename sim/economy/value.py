@@ -59,7 +59,7 @@ import polars as pl
 
 from sim.analysis.stats import Z95, paired_batch_interval, t975
 from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST
-from sim.economy.shop import SCREEN_BATCHES, contenders, mean_outcome, plausible_strategies
+from sim.economy.shop import SCREEN_BATCHES, contenders, mean_outcome, plausible_strategies, strongest
 from sim.run.results import json_safe
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")  # the kit choices
@@ -437,8 +437,12 @@ def value_cards(ctx, *, items=None, kits=None, rates=None, on_progress=None) -> 
 
     ``rates`` (tuning, ``sim.economy.tune``): ``{tier label: (rate Estimate, reason)}``
     fixed, the numeraire, instead of each kit's own; a card's tier value is then the
-    most any of the tier's kits (``KitChoice.kits``) and plausible plays values it at
-    (its keenest buyer), and its overall value the weighted mean of its tier values."""
+    most any of the tier's buyers values it at (its keenest buyer), and its overall
+    value the weighted mean of its tier values. A buyer is a kit of the tier's
+    (``KitChoice.kits``) played by a plausible strategy for it: the strongest, each
+    side of a card's comparison by the strongest for that side; another not clearly
+    worse, both sides by it (else every card would be credited with the gap between
+    the two strategies)."""
     started = time.perf_counter()
     cards = ctx.cards(items)
     resample = bootstrap_resample(ctx)
@@ -460,8 +464,10 @@ def value_cards(ctx, *, items=None, kits=None, rates=None, on_progress=None) -> 
         outcome = spec.outcomes[choice.strategy]
         runs, plays = [], []  # one run per plausible play: the tier's kit and strategy first
         for n, kit in enumerate(choice.kits):
-            for strategy in plausible_strategies(spec.outcomes, kit, choice.strategy, ctx.selection):
-                effects = measure_kit(ctx.compare(kit, wanted), spec.outcomes, trials=ctx.trials,
+            own = choice.strategy if rates is None or n == 0 else strongest(spec.outcomes, kit, ctx.selection)[0]
+            for strategy in plausible_strategies(spec.outcomes, kit, own, ctx.selection):
+                played = spec.outcomes if rates is None or strategy == own else {strategy: spec.outcomes[strategy]}
+                effects = measure_kit(ctx.compare(kit, wanted), played, trials=ctx.trials,
                                       selection=ctx.selection, batches=ctx.batches, resample=resample,
                                       pinned={kit: strategy})
                 runs.append((effects, *(ctx.rate(spec, kit, strategy, effects, resample, expand) if rates is None

@@ -226,7 +226,7 @@ def write_tune(out: Path, game, result):
     atomic_write(out / "charts" / "tune.png", lambda p: tune_chart(
         history, "Card prices across tuning rounds (toward their value in G)", result.values.caption(), p))
     atomic_write(out / "diff.md", lambda p: p.write_text(result.to_markdown(), encoding="utf-8"))
-    result.context.write_prices(out / "content", result.prices, rates=result.rates)
+    result.context.write_prices(out / "content", result.prices, rates=result.rates, kits=result.kits)
     write_json(out / "manifest.json", manifest(
         command_line(), content_dir=str(game.directory), content_hash=game.digest,
         files=["manifest.json", "tune.parquet", "tune_rounds.parquet", "charts/tune.png", "diff.md", "content/"],

@@ -204,14 +204,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     ("[prices]", '[kits]\n"1000" = ["glonass", "zone_map"]\n\n[prices]', "kits.1000: 'zone_map' does not fit"),
     ('budgets = [1000, 2500, 5000]', 'budgets = [0]', "context.budgets"),
     ('mode = "journey"', 'mode = "poker"', "context.mode"),
-    ("step = 50", 'step = 50\nlocked = ["glonass", "unobtainium"]', "prices.locked: unknown card 'unobtainium'"),
-    ("step = 50", 'step = 50\nlocked = "glonass"', "prices.locked: expected a list of card ids"),
-    ("step = 50", "step = 50\nweights = { 1234 = 1 }", "prices.weights: unknown tier '1234'"),
-    ("step = 50", "step = 50\nweights = { 1000 = 0, 2500 = 0, 5000 = 0 }", "prices.weights: the weights sum to 0"),
-    ("step = 50", "step = 50\nweights = [1, 2]", "prices.weights: expected a table of budget = weight"),
-    ("step = 50", 'step = 50\nnumeraire = { objective = "speed", 1234 = 90 }', "prices.numeraire: '1234' is not one"),
-    ("step = 50", 'step = 50\nnumeraire = { objective = "fame", 1000 = 90 }', "prices.numeraire: expected"),
-    ("step = 50", 'step = 50\nnumeraire = { objective = "speed", 1000 = 0 }', "prices.numeraire: 1000 = 0;"),
+    ("step = 25", 'step = 25\nlocked = ["glonass", "unobtainium"]', "prices.locked: unknown card 'unobtainium'"),
+    ("step = 25", 'step = 25\nlocked = "glonass"', "prices.locked: expected a list of card ids"),
+    ("step = 25", "step = 25\nweights = { 1234 = 1 }", "prices.weights: unknown tier '1234'"),
+    ("step = 25", "step = 25\nweights = { 1000 = 0, 2500 = 0, 5000 = 0 }", "prices.weights: the weights sum to 0"),
+    ("step = 25", "step = 25\nweights = [1, 2]", "prices.weights: expected a table of budget = weight"),
+    ("step = 25", 'step = 25\nnumeraire = { objective = "speed", 1234 = 90 }', "prices.numeraire: '1234' is not one"),
+    ("step = 25", 'step = 25\nnumeraire = { objective = "fame", 1000 = 90 }', "prices.numeraire: expected"),
+    ("step = 25", 'step = 25\nnumeraire = { objective = "speed", 1000 = 0 }', "prices.numeraire: 1000 = 0;"),
 ])
 def test_bad_economy_toml_is_one_line_naming_file_and_field(tmp_path, old, new, message):
     folder = edited_content(tmp_path, "economy.toml", old, new)

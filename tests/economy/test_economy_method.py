@@ -256,6 +256,44 @@ def test_a_price_outside_its_interval_moves_toward_its_value_by_at_least_one_ste
     assert next_price(100, 110, 50, 0.2) == 100  # within half a step: the grid price nearest its value
 
 
+def _row(item, price, value, low, high):
+    return {"item": item, "price": price, "value_g": value, "value_g_ci95": [low, high], "verdict": "fair",
+            "effect_ci95": [0.1, 0.2]}
+
+
+def test_only_a_price_outside_its_interval_moves_and_twins_meet_at_one_price():
+    """``proposal``: a fair price stays (planted bug: every price went to its point value
+    whenever one price lay outside its interval, so a second tuning of a tuned list moved most
+    cards by their noise); twins (the same card at two prices) go to one price together."""
+    from types import SimpleNamespace
+
+    from sim.economy.tune import proposal
+
+    rows = [_row("a", 300, 280, 200, 400), _row("b", 100, 500, 400, 600), _row("m", 100, 250, 150, 350),
+            _row("m2", 300, 260, 160, 360), _row("locked", 100, 900, 800, 1000)]
+    out = proposal(SimpleNamespace(items=rows), {r["item"]: r["price"] for r in rows}, ("locked",), 50, 1.0,
+                   [("m", "m2")])
+    assert out["a"] == 300 and out["b"] == 500 and out["locked"] == 100
+    assert out["m"] == out["m2"] == 300  # the fair twin's price
+    rows[2:4] = [_row("m", 100, 250, 150, 350), _row("m2", 500, 260, 160, 360)]
+    out = proposal(SimpleNamespace(items=rows), {r["item"]: r["price"] for r in rows}, ("locked",), 50, 1.0,
+                   [("m", "m2")])
+    assert out["m"] == out["m2"] == 250  # neither fair: to their mean value
+    fair = proposal(SimpleNamespace(items=rows[:1]), {"a": 300}, (), 50, 1.0)
+    assert fair == {"a": 300}
+
+
+def test_twins_are_cards_alike_but_for_name_price_and_deck(with_clones):
+    from sim.content.loadout import twins
+
+    groups = twins(with_clones, list(with_clones.items))
+    assert ("vest", "vest_b") in groups and all(len(g) > 1 for g in groups)
+    for group in groups:
+        fields = [{k: v for k, v in with_clones.items[c].fields.items() if k not in ("name", "price", "deck")}
+                  for c in group]
+        assert all(f == fields[0] for f in fields)
+
+
 def test_tier_fit_names_the_tiers_a_price_asks_too_much_of():
     from sim.economy.tune import tier_fit
 

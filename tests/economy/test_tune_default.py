@@ -74,15 +74,17 @@ def test_tuning_some_cards_leaves_the_others_at_their_prices():
     assert tuned.prices != tuned.start  # the default prices are not at value: some must move
 
 
-def test_a_tuned_copy_records_its_numeraire_and_a_second_tuning_measures_in_it(tuned, tmp_path):
+def test_a_tuned_copy_records_its_numeraire_and_kits_and_a_second_tuning_starts_from_them(tuned, tmp_path):
     """``tune --out`` writes each tier's rate into the copy's economy.toml (``[prices]
-    numeraire``, G per unit of the objective), and tuning that copy values in those rates, not
-    in the ones its own prices would give: a second tuning is in the same G. Planted bug: a
-    copy without it re-measured the rates at the tuned prices, and a second tuning of the
-    planted content moved 23 of 42 cards by more than 25%."""
-    from sim.economy.tune import numeraire
+    numeraire``, G per unit of the objective) and the kits the values were measured on
+    (``[prices] reference_kits``), and tuning that copy values in those rates on those kits,
+    not in the ones its own prices would give: a second tuning checks the same fixed point on
+    other dice. Planted bugs: a copy without the numeraire re-measured the rates at the tuned
+    prices, and a second tuning of the planted content moved 23 of 42 cards by more than 25%;
+    without the kits it bought others at the tuned prices, and moved 25 of 42."""
+    from sim.economy.tune import numeraire, recorded_state
 
-    copy = tuned.context.write_prices(tmp_path / "content", tuned.prices, rates=tuned.rates)
+    copy = tuned.context.write_prices(tmp_path / "content", tuned.prices, rates=tuned.rates, kits=tuned.kits)
     settings = load_context(load_content(copy), quick=True)
     recorded = dict(settings.numeraire)
     assert recorded.keys() == tuned.rates.keys()
@@ -91,5 +93,11 @@ def test_a_tuned_copy_records_its_numeraire_and_a_second_tuning_measures_in_it(t
     again = numeraire(tuned.values, recorded)
     for label, (rate, reason) in again.items():
         assert reason is None and rate.point == pytest.approx(tuned.rates[label], rel=1e-5)
+    ctx = declared(load_content(copy), replace(settings, budgets=(1000,)))
+    kits, rates = recorded_state(ctx)
+    assert {label: k.kits for label, k in kits.items()} == {label: k.kits for label, k in tuned.kits.items()}
+    assert {label: r.point for label, (r, _) in rates.items()} == pytest.approx(tuned.rates, rel=1e-5)
     other = load_context(load_content(copy), quick=True, objective="safety")
-    assert other.numeraire == ()  # recorded for speed: another objective measures its own
+    assert other.numeraire == () and other.reference_kits == ()  # recorded for speed: another objective
+    fresh = declared(load_content(), replace(load_context(load_content(), quick=True), budgets=(1000,)))
+    assert recorded_state(fresh) == (None, None)  # the shipped content records none: tuning buys afresh
