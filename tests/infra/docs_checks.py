@@ -96,6 +96,29 @@ def undefined_columns(columns, glossary: str) -> list:
     return sorted(c for c in columns if c not in named)
 
 
+def nested_keys(data, maps=("strategies", "tier_weights", "weights")) -> list:
+    """Every key of a JSON value, nested ones too, but not the entries of a map (a dict under
+    one of ``maps``, keyed by data such as a tier label or a strategy name)."""
+    keys, stack = set(), [(None, data)]
+    while stack:
+        parent, value = stack.pop()
+        if isinstance(value, dict):
+            if parent not in maps:
+                keys |= set(value)
+            stack += [(k, v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(parent, v) for v in value]
+    return sorted(keys)
+
+
+def glossary_section(heading: str) -> str:
+    """The text under a ``###`` heading of the glossary (up to the next heading)."""
+    text = (ROOT / "docs" / "guide" / "glossary.md").read_text(encoding="utf-8")
+    start = text.index(f"### {heading}")
+    end = text.find("\n#", start + 1)
+    return text[start:end if end > 0 else None]
+
+
 def undocumented_keys(real_keys, section: str) -> list:
     """The keys of a real JSON output its documented section does not quote."""
     quoted = set(re.findall(r'"(\w+)"', section))

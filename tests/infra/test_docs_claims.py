@@ -64,6 +64,24 @@ def test_an_undocumented_key_is_caught():
     assert checks.undocumented_keys([*_keys(REPORT / "findings.json"), "surprise"], section) == ["surprise"]
 
 
+VALUE_SECTION = "Card values as JSON: `zonesim value --json`"
+
+
+def test_every_key_of_value_json_is_in_the_glossary_with_the_commands_meaning():
+    """Every key of ``zonesim value --json`` (results/example/value.json, the default content's
+    quick run), nested ones too, is defined in the glossary's section for that command."""
+    keys = checks.nested_keys(json.loads((checks.EXAMPLES / "value.json").read_text(encoding="utf-8")))
+    assert {"agreement", "second_kit", "g_per_unit", "unspent", "value_g_spread"} <= set(keys)
+    assert checks.undefined_columns(keys, checks.glossary_section(VALUE_SECTION)) == []
+
+
+def test_a_new_key_of_value_json_is_caught():
+    data = json.loads((checks.EXAMPLES / "value.json").read_text(encoding="utf-8"))
+    data["context"]["tiers"][0]["agreement"]["surprise"] = 1
+    data["context"]["tiers"][0]["strategies"]["a new strategy"] = 1.0  # a map's entry is data, not a key
+    assert checks.undefined_columns(checks.nested_keys(data), checks.glossary_section(VALUE_SECTION)) == ["surprise"]
+
+
 def test_the_examples_come_from_one_content_version_without_machine_paths():
     """results/example: every manifest names the shipped content ``default``,
     with the shipped content's hash (python scripts/examples.py makes them again)."""
