@@ -3,9 +3,9 @@
     python scripts/readme_figures.py           # rewrite every figures block
     python scripts/readme_figures.py --check   # exit 1 if a block differs from its render
 
-Every number the README (and docs/dev/benchmarks.md, docs/decisions/strategy-passing.md)
-shows about speed lives in ``docs/dev/bench-results.json``, copied there from a
-run of the bench named beside it. Each page holds blocks
+Every number the README and the docs show about speed or time lives in
+``docs/dev/bench-results.json``, copied there from a run of the bench named beside
+it. Each page holds blocks
 
     <!-- figures:NAME:start -->
     ...
@@ -25,7 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "dev" / "bench-results.json"
-PAGES = ("README.md", "docs/dev/benchmarks.md", "docs/decisions/strategy-passing.md")
+PAGES = ("README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md")
+                              if "<!-- figures:" in p.read_text(encoding="utf-8")))
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z-]+):start -->\n)(?P<body>.*?)(<!-- figures:(?P=name):end -->)", re.S)
 
 
@@ -50,6 +51,16 @@ def duration(seconds):
     return f"{minutes} min {s} s" if s else f"{minutes} min"
 
 
+def seconds(x):
+    """A measured time as read: ``0.06 s``, ``3.60 s``, ``1 min 17 s``."""
+    return duration(x) if x >= 10 else f"{x:.2f} s"
+
+
+def command_time(r, command):
+    """The time ``bench-results.json``'s ``commands`` gives ``command``."""
+    return next(c["time"] for c in r["commands"] if c["command"] == command)
+
+
 def table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -63,6 +74,53 @@ def render_report_time(r):
             f"(peak {rep['warm_peak_gb']} GB); the very first run also compiles them and takes "
             f"{duration(rep['cold_s'])} (peak {rep['cold_peak_gb']} GB). `zonesim report --quick` drafts it "
             f"in about {duration(rep['quick_s'])}.")
+
+
+def render_compile_first(r):
+    """The tutorial, getting started, the FAQ, Jupyter and the explorer: the first run compiles."""
+    kernels = {c["kernels"]: c["seconds"] for c in r["compile_s"]}
+    fight = kernels["fights"] + kernels["fight decisions"]
+    return (f"The first command that simulates compiles the kernels it uses into `~/.cache/zonesim/`, once: "
+            f"{duration(fight)} for a fight, {duration(sum(kernels.values()))} for every kernel of every mode "
+            f"(one core, `python bench/first_run.py`). Later runs load them from the cache at once, and a new "
+            f"version of zonesim, or of numba, compiles again.")
+
+
+def render_report_quick(r):
+    """The tutorial and getting started: how long the first report takes."""
+    rep = r["report"]
+    return (f"`zonesim report --quick` takes about {duration(rep['quick_s'])} once the kernels are compiled; "
+            f"without `--quick` the full study takes {duration(rep['warm_s'])} on 2 cores.")
+
+
+def render_journey_speed(r):
+    """docs/guide/long-runs.md: when a journey run is worth a checkpoint."""
+    return (f"On 2 cores, 3 million journey campaigns take "
+            f"{command_time(r, 'zonesim journey --trials 3000000')} (`--trials 30000000`, ten times as many, is "
+            f"worth a checkpoint).")
+
+
+def render_sensitivity_time(r):
+    """docs/guide/compare-and-sensitivity.md: what a sensitivity run costs."""
+    return (f"Every swing is 20 batches of campaigns: two files' assumed numbers (`--files "
+            f"monsters.toml,rules.toml`, 36 numbers) take "
+            f"{command_time(r, 'zonesim sensitivity --quick --files monsters.toml,rules.toml')} on the quick "
+            f"counts, every assumed number of the content (195) about five times that.")
+
+
+def render_card_values_time(r):
+    """The explorer and the balance guide: what valuing every card on the campaigns costs."""
+    e = r["economy"]
+    return (f"Valuing every card on the journey campaigns takes {duration(e['value_full_s'])} on 2 cores "
+            f"({duration(e['value_quick_s'])} at the quick counts, `python bench/economy.py`).")
+
+
+def render_explore(r):
+    """docs/guide/explore.md: how fast the explorer answers an edit."""
+    e = r["explore"]
+    rows = [(row["from"], row["to"], seconds(row["median_s"]), "" if row["worst_s"] is None else seconds(row["worst_s"]))
+            for row in e["rows"]]
+    return f"From `python {e['bench']}` ({e['scenario']}):\n\n" + table(("from", "to", "median", "worst"), rows)
 
 
 def render_speed(r):
@@ -195,6 +253,12 @@ RENDER = {
     "economy": render_economy,
     "economy-rates": render_economy_rates,
     "balance": render_balance,
+    "compile-first": render_compile_first,
+    "report-quick": render_report_quick,
+    "journey-speed": render_journey_speed,
+    "sensitivity-time": render_sensitivity_time,
+    "card-values-time": render_card_values_time,
+    "explore": render_explore,
 }
 
 

@@ -96,6 +96,38 @@ def undefined_columns(columns, glossary: str) -> list:
     return sorted(c for c in columns if c not in named)
 
 
+DURATION = re.compile(
+    r"(?<![\w-])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|seconds?|min|minutes?|h|hours?)(?![\w-])"
+    r"|\b(?:about|under|up to|over|nearly|almost|within)\s(?:a|an|one|two|three|four|five|ten)\s(?:minutes?|hours?|seconds?)\b"
+    r"|\ba few (?:minutes|seconds|hours)\b|\ba minute and a half\b|\bhalf (?:a|an) (?:minute|second|hour)\b"
+    r"|\b(?:one|two|three|four|five|six|ten|twenty) (?:minutes|seconds|hours)\b", re.IGNORECASE)
+FIGURES = re.compile(r"<!-- figures:([a-z-]+):start -->.*?<!-- figures:\1:end -->", re.S)
+FENCED = re.compile(r"^```.*?^```", re.S | re.M)
+LIMITS = ("every", "within", "at most")  # a period or a limit: a setting, not a measured time
+TIMED_EXEMPT = ("docs/decisions/", "docs/dev/benchmarks.md")  # dated records; the rendered benchmark tables
+
+
+def typed_durations(texts: dict) -> list:
+    """``path:line: duration`` for every duration typed by hand in ``texts`` (``{path: text}``):
+    outside the figures blocks rendered from docs/dev/bench-results.json and console blocks
+    (a program's own words), and not a period or a limit (``every 5 s``, ``within 2 s``: settings)."""
+    found = []
+    for path, text in texts.items():
+        if path.startswith(TIMED_EXEMPT):
+            continue
+        blank = FENCED.sub(lambda m: "\n" * m.group(0).count("\n"), FIGURES.sub(lambda m: "\n" * m.group(0).count("\n"),
+                                                                                text))
+        for n, line in enumerate(blank.splitlines(), 1):
+            found += [f"{path}:{n}: {m.group(0)}" for m in DURATION.finditer(line)
+                      if not line[:m.start()].rstrip().lower().endswith(LIMITS)]
+    return found
+
+
+def doc_pages() -> dict:
+    """``{path: text}`` of every page under docs/."""
+    return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").rglob("*.md"))}
+
+
 def nested_keys(data, maps=("strategies", "tier_weights", "weights")) -> list:
     """Every key of a JSON value, nested ones too, but not the entries of a map (a dict under
     one of ``maps``, keyed by data such as a tier label or a strategy name)."""
