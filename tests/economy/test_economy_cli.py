@@ -212,6 +212,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     ("step = 25", 'step = 25\nnumeraire = { objective = "speed", 1234 = 90 }', "prices.numeraire: '1234' is not one"),
     ("step = 25", 'step = 25\nnumeraire = { objective = "fame", 1000 = 90 }', "prices.numeraire: expected"),
     ("step = 25", 'step = 25\nnumeraire = { objective = "speed", 1000 = 0 }', "prices.numeraire: 1000 = 0;"),
+    ("step = 25", 'step = 25\nreference_kits = { 1000 = [["glonass"]] }', "prices.reference_kits: given without"),
+    ("step = 25", 'step = 25\nnumeraire = { objective = "speed", 1000 = 90 }\nreference_kits = { 1000 = [["glonass", '
+                  '"unobtainium"]] }', "prices.reference_kits.1000: unknown card 'unobtainium'"),
+    ("step = 25", 'step = 25\nnumeraire = { objective = "speed", 1000 = 90 }\nreference_kits = { 1000 = ["glonass"] }',
+     "prices.reference_kits: 1000: expected a list of kits"),
 ])
 def test_bad_economy_toml_is_one_line_naming_file_and_field(tmp_path, old, new, message):
     folder = edited_content(tmp_path, "economy.toml", old, new)
