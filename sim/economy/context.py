@@ -139,6 +139,7 @@ def load_context(content: Content, *, quick=False, objective=None) -> EconomyCon
     if not isinstance(views, dict) or any(name not in VIEWS or not isinstance(t, dict) for name, t in views.items()):
         raise ContentError(f"{path}: [views]: expected tables named {' or '.join(f'views.{v}' for v in VIEWS)}")
     objectives, chosen = read_objectives(path, raw, objective)
+    numeraire = _numeraire(path, prices, budgets, [o.name for o in objectives], chosen.name)
     return EconomyContext(
         mode=mode, days=_field(path, ctx, "context", "days", int, 1), character=character,
         budgets=tuple(sorted(set(budgets))), strategies=tuple(names),
@@ -151,9 +152,7 @@ def load_context(content: Content, *, quick=False, objective=None) -> EconomyCon
         kits=_pinned(path, content, raw.get("kits", {}), budgets, character), objective=chosen,
         objectives=objectives, locked=_locked(path, content, prices), weights=_weights(path, prices, budgets),
         handicap=_handicap(path, raw.get("stalkeriada")),
-        numeraire=_numeraire(path, prices, budgets, [o.name for o in objectives], chosen.name),
-        reference_kits=_reference_kits(path, content, prices, budgets, character,
-                                       prices.get("numeraire", {}).get("objective") == chosen.name))
+        numeraire=numeraire, reference_kits=_reference_kits(path, content, prices, budgets, character, bool(numeraire)))
 
 
 def _numeraire(path, prices, budgets, objectives, used) -> tuple:
@@ -181,8 +180,8 @@ def _numeraire(path, prices, budgets, objectives, used) -> tuple:
 
 def _reference_kits(path, content, prices, budgets, character, in_use) -> tuple:
     """``[prices] reference_kits = { BUDGET = [[card ids], ...], ... }``: the kits a tuned copy's
-    values were measured on (``zonesim tune --out`` writes it beside the numeraire), for the
-    objective in use (``in_use``: the numeraire's; else none)."""
+    values were measured on (``zonesim tune --out`` writes it beside the numeraire); none unless
+    ``in_use`` (the numeraire is recorded for the objective in use)."""
     table = prices.get("reference_kits")
     if table is None:
         return ()

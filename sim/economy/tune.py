@@ -56,7 +56,7 @@ import math
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -277,6 +277,7 @@ def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=
     total, valuations = rounds + len(stages) + 1, 0
     try:
         start = {c: ctx.price(c) for c in ctx.cards(items)}
+        twins = ctx.twins()
         history, stage, kits, rates = [dict(start)], 0, None, None
         while True:
             label = f"round {len(history) - 1}" + (" (quick trials)" if stages[stage] is not ctx else "")
@@ -294,7 +295,7 @@ def tune_prices(ctx, *, rounds=12, damping=1.0, items=None, coarse=None, locked=
             result = value_cards(priced, items=items, kits=kits, rates=rates, on_progress=progress)
             valuations += 1
             prices = proposal(result, history[-1], locked, ctx.price_step, 2.0 * damping / (len(history) + 1),
-                              ctx.twins())
+                              twins)
             shopped = shop_against(stages[stage].at_prices(prices, scratch), kits)
             grown = challengers(kits, shopped)
             kits = {label: _with_kit(kits[label], grown[label]) if label in grown else choice
@@ -339,12 +340,8 @@ def recorded_state(ctx) -> tuple:
     specs = ctx.tiers()
     if not specs or any(spec.label not in recorded or spec.label not in held for spec in specs):
         return None, None
-    kits = {}
-    for spec in specs:
-        first, *others = held[spec.label]
-        choice = pinned_kit(spec.outcomes, first, ctx.selection)
-        kits[spec.label] = KitChoice(choice.strategy, first, tuple(others), choice.outcomes, choice.selection_trials,
-                                     pinned=True)
+    kits = {spec.label: replace(pinned_kit(spec.outcomes, held[spec.label][0], ctx.selection),
+                                other_kits=held[spec.label][1:]) for spec in specs}
     return kits, {label: fixed_rate(g, ctx.bootstrap) for label, g in recorded.items()}
 
 
@@ -405,17 +402,18 @@ def proposal(result, prices, locked, step, damping, twins=()) -> dict:
     their prices differ or one of them moves, each goes to the fair price among theirs nearest the
     group's mean value, or where none is fair, toward that value from their mean price."""
     rows = {row["item"]: row for row in moving(result, locked)}
+    fair = {item for item, row in rows.items() if _within(row["price"], band(*row["value_g_ci95"], step))}
     out = dict(prices)
     for item, row in rows.items():
-        if not _within(row["price"], band(*row["value_g_ci95"], step)):
+        if item not in fair:
             out[item] = next_price(row["price"], row["value_g"], step, damping)
     for group in twins:
         members = [rows[c] for c in group if c in rows]
         if len(members) > 1 and (len({prices[r["item"]] for r in members}) > 1
                                  or any(out[r["item"]] != prices[r["item"]] for r in members)):
             value = sum(r["value_g"] for r in members) / len(members)
-            fair = [r["price"] for r in members if _within(r["price"], band(*r["value_g_ci95"], step))]
-            shared = (min(fair, key=lambda p: abs(p - value)) if fair else
+            at = [r["price"] for r in members if r["item"] in fair]
+            shared = (min(at, key=lambda p: abs(p - value)) if at else
                       next_price(step * round(sum(r["price"] for r in members) / len(members) / step), value, step,
                                  damping))
             for r in members:

@@ -115,12 +115,16 @@ def typed_durations(texts: dict) -> list:
     for path, text in texts.items():
         if path.startswith(TIMED_EXEMPT):
             continue
-        blank = FENCED.sub(lambda m: "\n" * m.group(0).count("\n"), FIGURES.sub(lambda m: "\n" * m.group(0).count("\n"),
-                                                                                text))
+        blank = FENCED.sub(_lines_only, FIGURES.sub(_lines_only, text))
         for n, line in enumerate(blank.splitlines(), 1):
             found += [f"{path}:{n}: {m.group(0)}" for m in DURATION.finditer(line)
                       if not line[:m.start()].rstrip().lower().endswith(LIMITS)]
     return found
+
+
+def _lines_only(match) -> str:
+    """A matched block as blank lines, so the lines after it keep their numbers."""
+    return "\n" * match.group(0).count("\n")
 
 
 def doc_pages() -> dict:
@@ -144,11 +148,8 @@ def nested_keys(data, maps=("strategies", "tier_weights", "weights")) -> list:
 
 
 def glossary_section(heading: str) -> str:
-    """The text under a ``###`` heading of the glossary (up to the next heading)."""
-    text = (ROOT / "docs" / "guide" / "glossary.md").read_text(encoding="utf-8")
-    start = text.index(f"### {heading}")
-    end = text.find("\n#", start + 1)
-    return text[start:end if end > 0 else None]
+    """The text under a ``###`` heading of the glossary."""
+    return _section(ROOT / "docs" / "guide" / "glossary.md", 3, heading)
 
 
 def undocumented_keys(real_keys, section: str) -> list:
@@ -159,7 +160,13 @@ def undocumented_keys(real_keys, section: str) -> list:
 
 def json_section(heading: str) -> str:
     """The text under a ``##`` heading of docs/reference/json.md."""
-    text = (ROOT / "docs" / "reference" / "json.md").read_text(encoding="utf-8")
-    start = text.index(f"## {heading}")
-    end = text.find("\n## ", start + 1)
-    return text[start:end if end > 0 else None]
+    return _section(ROOT / "docs" / "reference" / "json.md", 2, heading)
+
+
+def _section(path: Path, level: int, heading: str) -> str:
+    """The text of ``path`` from the heading of ``level`` named ``heading`` to the next heading of
+    that level or a higher one."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f"{'#' * level} {heading}")
+    end = re.compile(rf"\n#{{1,{level}}} ").search(text, start + 1)
+    return text[start:end.start() if end else None]
