@@ -171,7 +171,7 @@ MODES = {mode.name: mode for mode in (
         family=Family("strategies.journey:JourneyStrategy", {
             "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
             "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL",
-            "hunter": "strategies.journey:HUNTER"}),
+            "hunter": "strategies.journey:HUNTER", "evader": "strategies.journey:EVADER"}),
         default_strategy="greedy", valuation="sim.economy.context:journey_scenario", valuation_trials=20_000,
         headline="sim.run.headline:Journeys", report_steps=True),
     Mode(

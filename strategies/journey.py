@@ -1,7 +1,8 @@
 """Journey strategies: how a stalker travels the Zone (docs/rules/journey-resolution.md).
 
 A journey strategy names a fight strategy (built in or ``FILE.py:NAME``) and
-sets the choices of the campaign: how far the route avoids danger
+sets the choices of the campaign (``fight_params`` replaces that fight strategy's
+parameters): how far the route avoids danger
 (``danger_weight``, Z-39) or seeks a level of it (``seek_danger``), whether a replacement goes back for the dead one's
 loot (``recover_loot``, Z-10), which order comes next (``order_choice``, Z-41)
 and whether he tops his kit up at the bases (``restock``, Z-40).
@@ -34,10 +35,14 @@ class JourneyStrategy:
     seek_danger: int = 0
     """Z-39: the danger level his route walks toward (``danger_weight`` steps per
     level away from it): 0 walks around danger; higher, a trophy hunter's hunting ground."""
+    fight_params: tuple = ()
+    """The fight strategy's parameters in its ``param_names`` order (empty: its own)."""
 
     def __post_init__(self):
         if self.danger_weight < 0 or self.seek_danger < 0:
             raise StrategyError(f"journey strategy {self.name}: danger_weight and seek_danger must be 0 or more")
+        if any(p < 0 for p in self.fight_params):
+            raise StrategyError(f"journey strategy {self.name}: fight_params must be 0 or more")
         if self.order_choice not in ORDER_CHOICES:
             raise StrategyError(f"journey strategy {self.name}: order_choice '{self.order_choice}'; "
                                 f"use one of: {', '.join(ORDER_CHOICES)}")
@@ -55,3 +60,7 @@ HUNTER = JourneyStrategy("hunter", "a trophy hunter: walks toward danger level 3
                          "from it), fights what his kit can beat for its trophies (Z-42) and tries to escape a fight "
                          "the damage race says he loses (Z-33), recovers loot, takes the nearest order",
                          "tactician", 1, True, "nearest", seek_danger=3)
+EVADER = JourneyStrategy("evader", "takes the fewest steps and tries to escape every fight (Z-33); when the roll "
+                         "fails he fights as the tactician (most dangerous first, explosives to finish or in "
+                         "danger); recovers loot, takes the nearest order: the tactician with flee_ratio 0",
+                         "tactician", 0, True, "nearest", fight_params=(0.0, 2.0))

@@ -155,8 +155,10 @@ def _strategy_params(strategy) -> dict:
         return dict(zip(strategy.param_names, map(float, strategy.params)))
     if not dataclasses.is_dataclass(strategy):
         return {}
-    return {f.name: getattr(strategy, f.name) for f in dataclasses.fields(strategy)
-            if f.name not in ("name", "description") and isinstance(getattr(strategy, f.name), (bool, int, float, str))}
+    settings = {f.name: getattr(strategy, f.name) for f in dataclasses.fields(strategy)
+                if f.name not in ("name", "description")}
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in settings.items()
+            if isinstance(value, (bool, int, float, str)) or (isinstance(value, tuple) and value)}
 
 
 def journey_content(content=None):

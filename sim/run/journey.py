@@ -1,7 +1,7 @@
 """Journey scenarios: content + loadout + journey strategy -> kernel runs -> ``JourneyResult``."""
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -244,6 +244,12 @@ def _journey_inputs(content: Content, loadout: Loadout, strategy: JourneyStrateg
     journey, (hexes, hop, dist) = _prepared(content, strategy.danger_weight, strategy.seek_danger)
     hexmap = journey.hexmap
     fight = strategies.get(strategy.fight)
+    if strategy.fight_params:
+        if len(strategy.fight_params) != len(fight.params):
+            raise strategies.StrategyError(
+                f"journey strategy {strategy.name}: fight_params has {len(strategy.fight_params)} values; fight "
+                f"strategy {fight.name} takes {len(fight.params)} ({', '.join(fight.param_names) or 'unnamed'})")
+        fight = replace(fight, params=np.array(strategy.fight_params, dtype=np.float64))
     max_group = journey.settings["max_group"]
     template, labels = fight_template(content, loadout, [next(iter(content.monsters))] * max_group)
     template[F.HP] = template[F.MAX_HP]  # a journey starts at full health
