@@ -25,13 +25,18 @@ def _started(on_start):
 
 def encounter(monsters, *, hp=None, strategy="fighter", trials=None, seed=1, exact=False, target_ci=None,
               chunk=1 << 20, threads=None, out=None, resume=False, content=None, on_start=None, on_progress=None,
-              **loadout):
+              g_per_survival=None, **loadout):
     """How often does a stalker with this loadout survive a fight against ``monsters``
     (one id, or a list fought at once)? ``zonesim encounter``: ``trials`` fights (default
     1,000,000; with ``target_ci`` the cap, default 100,000,000, stopping once the 95%
     interval of ``p_survive`` is narrower), or ``exact`` (a Markov chain). ``loadout``:
     the loadout options of ``loadout()``. An ``Encounter``: a ``FightResult`` with the
     loadout, monsters, strategy and the assumed [A] values it rests on.
+
+    ``strategy="optimal"`` with ``exact`` solves the optimal player against one
+    monster (``sim.analysis.optimal``): survival alone, or with ``g_per_survival``
+    a survival worth that many G against the explosives and stimulators he spends;
+    each built-in strategy's survival beside his (``Encounter.optimal``).
 
         >>> r = encounter("bloodsucker", weapon="ak47", body="vest", stims={"stimulator": 2}, trials=100_000)
         >>> r.probabilities["p_survive"], r.ci95["p_survive"], r.to_frame()
@@ -52,7 +57,16 @@ def encounter(monsters, *, hp=None, strategy="fighter", trials=None, seed=1, exa
     n = trials if trials is not None else (100_000_000 if target_ci else 1_000_000)
     if not exact:
         check_mode_trials("fight", n)
-    check_strategies("--strategy", [strategy], "fight")
+    optimal = strategy == OPTIMAL
+    if optimal and not exact:
+        raise UsageProblem("--strategy optimal: the optimal player is solved exactly; add --exact")
+    if g_per_survival is not None and not optimal:
+        raise UsageProblem("--g-per-survival: the optimal player's objective; use it with --strategy optimal --exact")
+    if g_per_survival is not None and not g_per_survival > 0:
+        raise UsageProblem(f"--g-per-survival: {g_per_survival}; give the G one survival is worth, more than 0 "
+                           "(e.g. 2000)")
+    if not optimal:
+        check_strategies("--strategy", [strategy], "fight")
     if exact and resume:
         raise UsageProblem("--resume: for sampled fights; --exact solves at once")
     set_threads(threads)
@@ -63,22 +77,55 @@ def encounter(monsters, *, hp=None, strategy="fighter", trials=None, seed=1, exa
                                                            target_ci=target_ci), resume)
     import strategies
     from sim.report.answers import Encounter, fight_assumed
-    from sim.run.fight import exact_fight, simulate_fight
+    from sim.run.fight import exact_fight, optimal_fight, simulate_fight
 
-    strat = strategies.get(strategy)
-    if exact:
-        result = exact_fight(game, kit, monsters, strat)
+    assumed = fight_assumed(game, {kit.character, *monsters, *kit.cards()})
+    if optimal:
+        result, best = optimal_fight(game, kit, monsters, g_weight=1 / g_per_survival if g_per_survival else 0.0)
+        _started(on_start)  # the built-in strategies beside him are sampled
+        fight = Encounter(**vars(result), loadout=kit, monsters=tuple(monsters), strategy=OPTIMAL, assumed=assumed,
+                          optimal=_against_the_optimal(game, kit, monsters, best, g_per_survival, seed))
+        record = {"name": OPTIMAL, "params": {"g_per_survival": g_per_survival}}
     else:
-        _started(on_start)
-        result = simulate_fight(game, kit, monsters, strat, trials=n, seed=seed, chunk=chunk, target_ci=target_ci,
-                                on_progress=_reporting(on_progress), store=store)
-    fight = Encounter(**vars(result), loadout=kit, monsters=tuple(monsters), strategy=strat.name,
-                      assumed=fight_assumed(game, {kit.character, *monsters, *kit.cards()}))
+        strat = strategies.get(strategy)
+        if exact:
+            result = exact_fight(game, kit, monsters, strat)
+        else:
+            _started(on_start)
+            result = simulate_fight(game, kit, monsters, strat, trials=n, seed=seed, chunk=chunk,
+                                    target_ci=target_ci, on_progress=_reporting(on_progress), store=store)
+        fight = Encounter(**vars(result), loadout=kit, monsters=tuple(monsters), strategy=strat.name, assumed=assumed)
+        record = {"name": strat.name, "params": dict(zip(strat.param_names, strat.params.tolist()))}
     if out is not None:
         from sim.report.files import write_encounter
 
-        write_encounter(Path(out), game, fight, strat)
+        write_encounter(Path(out), game, fight, record)
     return fight
+
+
+OPTIMAL = "optimal"
+GAP_FIGHTS = 200_000  # fights a built-in strategy is sampled with beside the optimal player, where not solved
+
+
+def _against_the_optimal(game, kit, monsters, best, g_per_survival, seed) -> dict:
+    """The optimal player's objective and choices, and each built-in fight strategy's
+    survival beside his: exact where the chain solves it (fighter, runner without
+    explosives), else ``GAP_FIGHTS`` sampled fights with a 95% interval."""
+    import strategies
+    from sim.run.fight import exact_fight, simulate_fight
+
+    rows = {}
+    for name, strat in strategies.built_in("fight").items():
+        if name in ("fighter", "runner") and not any(n for _, n in kit.explosives):
+            r, how = exact_fight(game, kit, monsters, strat), "exact"
+        else:
+            r, how = simulate_fight(game, kit, monsters, strat, trials=GAP_FIGHTS, seed=seed), \
+                f"{GAP_FIGHTS:,} fights, seed {seed}"
+        p = r.probabilities["p_survive"]
+        rows[name] = {"p_survive": p, "ci95": list(r.ci95["p_survive"]), "gap": best.p_survive - p, "how": how}
+    objective = "survival" if not g_per_survival else f"survival less the G spent at {g_per_survival:g} G a survival"
+    return {"objective": objective, "g_per_survival": g_per_survival, "tries_escape": best.tries_escape,
+            "g_spent": best.g_spent, "score": best.score, "states": best.states, "strategies": rows}
 
 
 def journey(*, strategy="greedy", days=30, trials=200_000, seed=1, chunk=1 << 16, threads=None, scheduler=None,

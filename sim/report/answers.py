@@ -31,6 +31,9 @@ class Encounter(FightResult):
     monsters: tuple = ()
     strategy: str = ""
     assumed: list = field(default_factory=list)
+    optimal: dict = field(default_factory=dict)
+    """For ``--strategy optimal``: his objective, escape try and G spent, and each built-in
+    strategy's survival with its gap to his (``sim.api.modes.encounter``)."""
 
     def title(self) -> str:
         """``novice: ak47+rebored · vest · 2 stimulator  vs  snork  (fighter)``."""
@@ -38,7 +41,7 @@ class Encounter(FightResult):
 
     def summary(self) -> dict:
         """The JSON contract of ``zonesim encounter --json``."""
-        return {**super().summary(), "assumed": self.assumed}
+        return {**super().summary(), "assumed": self.assumed, **({"optimal": self.optimal} if self.optimal else {})}
 
 
 @dataclass

@@ -28,10 +28,11 @@ def table_assumed(table) -> str:
     return ", ".join(a.split(": ", 1)[1] for a in table.assumed)
 
 
-def write_encounter(out: Path, game, fight, strategy):
-    """manifest.json, encounter.parquet (tidy metrics), encounter_hist.parquet, charts/encounter.png."""
+def write_encounter(out: Path, game, fight, strategy: dict):
+    """manifest.json, encounter.parquet (tidy metrics), encounter_hist.parquet, charts/encounter.png;
+    ``strategy``: the player's name and parameters."""
     scenario = {"character": fight.loadout.character, **fight.loadout.columns(), "reputation": fight.loadout.reputation,
-                "monsters": ",".join(fight.monsters), "strategy": strategy.name}
+                "monsters": ",".join(fight.monsters), "strategy": strategy["name"]}
     rows = [{"metric": k, "value": fight.probabilities[k], "ci_lo": fight.ci95[k][0], "ci_hi": fight.ci95[k][1]}
             for k in fight.probabilities]
     rows += [{"metric": "mean_rounds", "value": fight.mean_rounds, "ci_lo": None, "ci_hi": None},
@@ -59,8 +60,7 @@ def write_encounter(out: Path, game, fight, strategy):
     write_json(out / "manifest.json", manifest(
         command_line(), seed=fight.seed, trials=fight.trials, exact=fight.trials is None,
         content_dir=str(game.directory), content_hash=game.digest,
-        strategy={"name": strategy.name, "params": dict(zip(strategy.param_names, strategy.params.tolist()))},
-        scenario=scenario, elapsed_s=fight.elapsed_s, summary=fight.summary(), files=files,
+        strategy=strategy, scenario=scenario, elapsed_s=fight.elapsed_s, summary=fight.summary(), files=files,
     ))
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.analysis.exact import solve_fight
+from sim.analysis.optimal import Carried, solve_optimal
 from sim.analysis.stats import wilson
 from sim.content import Content
 from sim.content.loadout import Loadout, LoadoutError, check_monsters
@@ -223,45 +224,100 @@ def simulate_fight(content, loadout, monsters, strategy, *, trials, seed, chunk=
     return run.result()
 
 
+def _one_monster(content, loadout, monsters, option) -> tuple[np.ndarray, list]:
+    """The fight's starting view and labels; ``option`` solves one monster only."""
+    view, labels = fight_template(content, loadout, monsters)
+    if view[K.N_MON] != 1:
+        raise LoadoutError(f"{option}: solves one monster; give a single --monster")
+    return view, labels
+
+
+def _heal_before(view, strategy) -> None:
+    """The strategy's own pre-fight heal with medkits (Z-31: outside combat)."""
+    params = strategy.param_vector()
+    view[K.IN_COMBAT] = 0
+    while (i := strategy.heal(view, params)) != K.NONE:
+        view[view[K.HEAL_N0] + i] -= 1
+        view[K.HP] = min(view[K.MAX_HP], view[K.HP] + view[view[K.HEAL0] + K.HEAL_SLOTS * i + K.H_HEAL])
+
+
+def _p_escape_roll(view) -> float:
+    """Z-33: the escape roll succeeds on a d6 >= the effective reputation; at or
+    under ``escape_auto_max`` it always does."""
+    rep = int(view[K.REPUTATION])
+    return 1.0 if rep <= view[K.ESCAPE_AUTO_MAX] else min(1.0, max(0, 7 - rep) / 6)
+
+
+def _fight_numbers(view) -> dict:
+    """The stalker's and the one monster's numbers as the ``sim.analysis`` solvers take them."""
+    m = view[K.MON0]
+    return dict(hp=int(view[K.HP]), max_hp=int(view[K.MAX_HP]), defence=int(view[K.DEFENCE]),
+                attack_dice=int(view[K.FIREARM_DICE]), attack_bonus=int(view[K.FIREARM_BONUS]),
+                monster_hp=int(view[view[K.MON_HP0]]), monster_dice=int(view[m + K.M_DICE]),
+                monster_bonus=int(view[m + K.M_BONUS]), monster_defence=int(view[m + K.M_DEFENCE]),
+                max_rounds=int(view[K.MAX_ROUNDS]))
+
+
+def _carried(view, labels, content, kind) -> tuple:
+    """``Carried`` of every in-combat stimulator (``kind`` "heal") or explosive ("expl") held."""
+    out = []
+    n_heal = int(view[K.N_HEAL])
+    for i in range(n_heal if kind == "heal" else int(view[K.N_EXPL])):
+        if kind == "heal":
+            o, count, label = view[K.HEAL0] + K.HEAL_SLOTS * i, int(view[view[K.HEAL_N0] + i]), labels[i]
+            amount = int(view[o + K.H_HEAL]) if view[o + K.H_IN_COMBAT] else 0
+        else:
+            count, label = int(view[view[K.EXPL_N0] + i]), labels[n_heal + i]
+            amount = int(view[view[K.EXPL0] + K.EXPL_SLOTS * i + K.E_DICE])
+        if count and amount:
+            out.append(Carried(amount, count, float(content.items[label]["price"])))
+    return tuple(out)
+
+
+def _exact_result(probabilities, mean_rounds, mean_hp_left, elapsed_s) -> FightResult:
+    return FightResult(seed=None, trials=None, probabilities=probabilities,
+                       ci95={k: (v, v) for k, v in probabilities.items()},
+                       mean_rounds=mean_rounds, mean_hp_left=mean_hp_left, elapsed_s=elapsed_s)
+
+
 def exact_fight(content, loadout, monsters, strategy) -> FightResult:
     """The absorbing-Markov-chain answer (``sim.analysis.exact``) for fighter or runner,
     one monster, no explosives."""
     if strategy.name not in ("fighter", "runner"):
-        raise LoadoutError(f"--exact: solves the fighter and runner strategies, not '{strategy.name}'")
-    view, _ = fight_template(content, loadout, monsters)
-    if view[K.N_MON] != 1:
-        raise LoadoutError("--exact: solves one monster; give a single --monster")
+        raise LoadoutError(f"--exact: solves the fighter and runner strategies and the optimal player, "
+                           f"not '{strategy.name}'")
+    view, labels = _one_monster(content, loadout, monsters, "--exact")
     if any(n for _, n in loadout.explosives):
-        raise LoadoutError("--exact: solves firearm fights; drop --explosives or sample without --exact")
-    params = strategy.param_vector()
-    view[K.IN_COMBAT] = 0
-    while (i := strategy.heal(view, params)) != K.NONE:  # the strategy's own pre-fight heal (Z-31)
-        view[view[K.HEAL_N0] + i] -= 1
-        view[K.HP] = min(view[K.MAX_HP], view[K.HP] + view[view[K.HEAL0] + K.HEAL_SLOTS * i + K.H_HEAL])
-    stims = []
-    for i in range(view[K.N_HEAL]):
-        o = view[K.HEAL0] + K.HEAL_SLOTS * i
-        count = int(view[view[K.HEAL_N0] + i])
-        if view[o + K.H_IN_COMBAT] and count:
-            stims.append((int(view[o + K.H_HEAL]), count))
-    rep = int(view[K.REPUTATION])
-    p_escape = None
-    if strategy.name == "runner":  # Z-33
-        p_escape = 1.0 if rep <= view[K.ESCAPE_AUTO_MAX] else min(1.0, max(0, 7 - rep) / 6)
-    m = view[K.MON0]
+        raise LoadoutError("--exact: solves the fighter's and runner's firearm fights; drop --explosives, "
+                           "sample without --exact, or solve --strategy optimal")
+    _heal_before(view, strategy)
+    stims = tuple((s.amount, s.count) for s in _carried(view, labels, content, "heal"))
     start = time.perf_counter()
-    ex = solve_fight(
-        hp=int(view[K.HP]), max_hp=int(view[K.MAX_HP]), defence=int(view[K.DEFENCE]),
-        attack_dice=int(view[K.FIREARM_DICE]), attack_bonus=int(view[K.FIREARM_BONUS]), stims=tuple(stims),
-        monster_hp=int(view[view[K.MON_HP0]]), monster_dice=int(view[m + K.M_DICE]),
-        monster_bonus=int(view[m + K.M_BONUS]), monster_defence=int(view[m + K.M_DEFENCE]),
-        max_rounds=int(view[K.MAX_ROUNDS]), p_escape_roll=p_escape,
-    )
-    probabilities = {"p_survive": ex.p_survive, "p_win": ex.p_win, "p_draw": ex.p_draw,
-                     "p_escape": ex.p_escape, "p_death": ex.p_death}
-    return FightResult(
-        seed=None, trials=None, probabilities=probabilities,
-        ci95={k: (v, v) for k, v in probabilities.items()},
-        mean_rounds=ex.mean_rounds, mean_hp_left=ex.mean_hp_left,
-        elapsed_s=time.perf_counter() - start,
-    )
+    ex = solve_fight(stims=stims, p_escape_roll=_p_escape_roll(view) if strategy.name == "runner" else None,
+                     **_fight_numbers(view))
+    return _exact_result({"p_survive": ex.p_survive, "p_win": ex.p_win, "p_draw": ex.p_draw,
+                          "p_escape": ex.p_escape, "p_death": ex.p_death},
+                         ex.mean_rounds, ex.mean_hp_left, time.perf_counter() - start)
+
+
+def optimal_fight(content, loadout, monsters, g_weight=0.0):
+    """The optimal player's exact outcome against one monster (``sim.analysis.optimal``):
+    medkits before the fight as the fighter uses them (Z-31), then his best escape try
+    (Z-33), weapon each round (Z-18) and stimulators at each death check (Z-08). A
+    ``FightResult`` (its mean rounds and HP left are not solved: nan) and the ``OptimalFight``."""
+    from strategies.basic import FIGHTER
+
+    view, labels = _one_monster(content, loadout, monsters, "--strategy optimal")
+    _heal_before(view, FIGHTER)
+    start = time.perf_counter()
+    try:
+        best = solve_optimal(stims=_carried(view, labels, content, "heal"),
+                             explosives=_carried(view, labels, content, "expl"),
+                             explosive_bonus=int(view[K.EXPLOSIVE_BONUS]), p_escape_roll=_p_escape_roll(view),
+                             g_weight=g_weight, **_fight_numbers(view))
+    except ValueError as exc:
+        raise LoadoutError(f"--strategy optimal: {exc}") from exc
+    result = _exact_result({"p_survive": best.p_survive, "p_win": best.p_win, "p_draw": best.p_draw,
+                            "p_escape": best.p_escape, "p_death": best.p_death},
+                           math.nan, math.nan, time.perf_counter() - start)
+    return result, best

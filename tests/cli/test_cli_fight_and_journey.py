@@ -211,6 +211,30 @@ def test_out_writes_a_png_chart(written):
     assert not leftovers, leftovers
 
 
+def test_optimal_json_puts_every_built_in_strategy_beside_him(tmp_path):
+    """``--strategy optimal --exact``: his exact outcome, and each built-in strategy's
+    survival with his lead over it, never negative beyond the sampling interval."""
+    d = json_of(ok(*RUNNER[:-6], "--reputation", "4", "--explosives", "limonka:2", "--strategy", "optimal",
+                   "--exact", "--json", cwd=tmp_path))
+    assert JSON_KEYS <= set(d) and d["trials"] is None
+    assert sum(d[k] for k in OUTCOMES) == pytest.approx(1, abs=1e-9)
+    optimal = d["optimal"]
+    assert optimal["objective"] == "survival" and optimal["tries_escape"] is True
+    assert set(optimal["strategies"]) == {"fighter", "runner", "tactician"}
+    for name, row in optimal["strategies"].items():
+        assert row["gap"] == pytest.approx(d["p_survive"] - row["p_survive"], abs=1e-12)
+        assert d["p_survive"] >= row["ci95"][0], name
+
+
+def test_a_survival_worth_some_g_spends_less(tmp_path):
+    args = [*RUNNER[:-6], "--reputation", "5", "--explosives", "limonka:2", "--strategy", "optimal", "--exact",
+            "--json"]
+    free = json_of(ok(*args, cwd=tmp_path))["optimal"]
+    costed = json_of(ok(*args, "--g-per-survival", "2000", cwd=tmp_path))["optimal"]
+    assert costed["g_spent"] < free["g_spent"] and costed["g_per_survival"] == 2000
+    assert "2000 G a survival" in costed["objective"]
+
+
 def test_exact_out_writes_manifest_and_chart(tmp_path):
     out = tmp_path / "exact"
     ok(*RUNNER, "--exact", "--out", out, cwd=tmp_path)
@@ -358,6 +382,16 @@ BAD_INPUT = {
                                   "--exact"),
     "--exact with explosives": (["encounter", "--monster", "boar", "--exact", "--explosives", "limonka:1"], None,
                                 "--exact"),
+    "optimal without --exact": (["encounter", "--monster", "boar", "--strategy", "optimal"], None,
+                                "--strategy optimal: the optimal player is solved exactly; add --exact"),
+    "optimal with two monsters": (["encounter", "-m", "boar", "-m", "flesh", "--strategy", "optimal", "--exact"],
+                                  None, "--strategy optimal: solves one monster"),
+    "survival worth 0 G": (["encounter", "-m", "boar", "--strategy", "optimal", "--exact", "--g-per-survival", "0"],
+                           None, "--g-per-survival: 0.0; give the G one survival is worth"),
+    "survival worth less than 0 G": (["encounter", "-m", "boar", "--strategy", "optimal", "--exact",
+                                      "--g-per-survival", "-50"], None, "--g-per-survival: -50.0"),
+    "a survival's worth without the optimal player": (["encounter", "-m", "boar", "--g-per-survival", "500"], None,
+                                                      "--g-per-survival: the optimal player's objective"),
     "unknown option": ([*BOAR, "--armour", "vest"], None, "--armour"),
     "missing --monster": (["encounter", "--trials", "1000"], None, "--monster"),
     "non-integer --trials": (["encounter", "--monster", "boar", "--trials", "many"], None, "--trials"),
