@@ -97,7 +97,9 @@ def value(
     buyer would pay at today's prices of the others) and a verdict read from
     the intervals: under-priced, fair, over-priced, worth nothing here (its
     effect interval at or below 0), no use here (its effect interval holds
-    0), not valued (with the reason).
+    0, or its value lies under half a price step), not valued (with the
+    reason). Twins (alike but for name, price and deck count) are measured
+    once and read at each one's price.
 
     With no scenario options the context is economy.toml's: journey
     campaigns, its budget tiers and strategy family (or --view fights).

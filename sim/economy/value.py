@@ -43,10 +43,15 @@ same resample for every card and tier (so the rate's noise is in every
 value), widened for the few batches (``expand_factor``), and spanning both
 kit choices. Verdicts, read from the intervals alone: *no use here* (no batch
 changes, or the effect interval holds 0: nothing measured says the card changes
-the outcome), *worth nothing here* (left at home: its effect interval lies at or
+the outcome; or the whole value interval lies under half a price step: what it
+does earns no price on the grid), *worth nothing here* (left at home: its effect interval lies at or
 below 0), *over-priced* / *under-priced* (the price above / below the value
 interval with its ends rounded to the nearest price step, the grid prices are
-set on), else *fair*; *not valued*, with the reason, where a value is null."""
+set on), else *fair*; *not valued*, with the reason, where a value is null.
+
+Twins (cards alike but for name, price and deck count) are measured once: a copy
+takes the value of its twin a kit holds, else of the first, read at its own price
+(``as_twins``), since what a card does does not depend on its price."""
 
 from __future__ import annotations
 
@@ -103,6 +108,8 @@ def verdict(no_use, home, low, high, price, reason=None, step=1) -> str:
         return "no use here"
     if home:
         return "worth nothing here"
+    if high < step / 2:  # its whole interval rounds to 0 G on the price grid: it earns no price
+        return "no use here"
     floor, ceiling = band(low, high, step)
     return "over-priced" if price > ceiling else "under-priced" if price < floor else "fair"
 
@@ -494,9 +501,12 @@ def value_cards(ctx, *, items=None, kits=None, rates=None, on_progress=None) -> 
         on_progress(2 * len(specs), 2 * len(specs), "done")
     budget = max((s.budget for s in specs if s.budget is not None), default=None)
     weights = ctx.weights()
+    sources = twin_sources(ctx.twins(), [r for t in tiers for r in t.rows])
+    for t in tiers:
+        t.rows = as_twins(t.rows, sources, step)
     if rates is not None:
         items_out, rate = keenest_overall(choices, tiers, cards, expand, step, weights, ctx.unit)
-        return EconomyResult(ctx, tiers, items_out, rate, time.perf_counter() - started,
+        return EconomyResult(ctx, tiers, as_twins(items_out, sources, step), rate, time.perf_counter() - started,
                              sum(o.runs for spec in specs for o in spec.outcomes.values()))
 
     def overall_at(picks):
@@ -513,7 +523,53 @@ def value_cards(ctx, *, items=None, kits=None, rates=None, on_progress=None) -> 
                    for n in range(1, len(runs))]
     items_out = _with_spread(items_out, [items_out] + [overall_at(picks)[0] for picks in one_changed])
     runs = sum(o.runs for spec in specs for o in spec.outcomes.values())
-    return EconomyResult(ctx, tiers, items_out, rate, time.perf_counter() - started, runs, replicas)
+    replicas.update({card: replicas[source] for card, source in sources.items() if source in replicas})
+    return EconomyResult(ctx, tiers, as_twins(items_out, sources, step), rate, time.perf_counter() - started, runs,
+                         replicas)
+
+
+PRICED = ("over-priced", "under-priced", "fair")
+
+
+def twin_sources(groups, tier_rows) -> dict:
+    """``{card: the twin whose measurement it takes}`` for every twin but the source of
+    its group (``Context.twins``): the twin a kit holds, else the first; a group whose
+    kits hold two of its twins is measured twin by twin."""
+    out = {}
+    for group in groups:
+        held = sorted({r["item"] for r in tier_rows if r["item"] in group and r.get("held")})
+        if len(held) > 1:
+            continue
+        source = held[0] if held else group[0]
+        out.update({card: source for card in group if card != source})
+    return out
+
+
+def _repriced(row, source, twin, step) -> dict:
+    """``source``'s measured row (the twin ``twin``'s) as ``row``'s card: its id, price and
+    deck count, and verdicts read at its own price."""
+    out = {**source, **{k: row[k] for k in ("item", "family", "price", "count") if k in row}}
+    if out["verdict"] in PRICED:
+        out["verdict"] = verdict(False, False, *out["value_g_ci95"], row["price"], step=step)
+    if out.get("reservation_g") is not None:
+        out["buys"] = bool(row["price"] <= out["reservation_g"])
+    if "basis" in out:
+        out.update(basis=f"measured as its twin {twin}", in_kit=False, held=0)
+    if "tiers" in out:
+        out["tiers"] = [_repriced({"price": row["price"]}, t, twin, step) for t in source["tiers"]]
+        for t in out["tiers"]:
+            t.pop("price", None)
+    return out
+
+
+def as_twins(rows, sources, step) -> list:
+    """Twins (cards alike but for name, price and deck count) measured once: each takes
+    the value its source twin measured (``twin_sources``), read against its own price.
+    What a card does does not depend on its price; a dearer twin's restocks are a price,
+    which tuning sets (one price for the group)."""
+    by_item = {r["item"]: r for r in rows}
+    return [_repriced(r, by_item[sources[r["item"]]], sources[r["item"]], step)
+            if sources.get(r["item"]) in by_item else r for r in rows]
 
 
 def values_by_objective(result: EconomyResult, on_progress=None) -> EconomyResult:

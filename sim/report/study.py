@@ -189,7 +189,7 @@ def value_section(s: Section, result, out, stem, title, assumed):
            "Verdicts, read from the intervals: *under-priced* / *over-priced* (the price below / above the 95% "
            "value interval with its ends rounded to the nearest price step), *fair*, *worth nothing here* (left "
            "at home: its effect interval lies at or below 0), *no use here* (its effect interval holds 0: nothing "
-           "measured says it changes the outcome), *not valued* (with the reason). A star marks the kit's cards.")
+           "measured says it changes the outcome; or its value interval lies under half a price step), *not valued* (with the reason). A star marks the kit's cards.")
     for tier in result.tiers:
         d = tier.describe()
         agreement = d["agreement"]

@@ -36,8 +36,12 @@ def test_verdicts_read_the_price_against_the_value_interval_on_the_price_grid():
     assert verdict(False, False, 610, 635, 600, step=50) == "fair"  # no price on the 50 G grid lies inside
     assert verdict(False, False, 95, 109, 50, step=50) == "under-priced"  # the flashlight: 100 G is the fair price
     assert verdict(False, False, 95, 109, 100, step=50) == "fair"
-    assert verdict(False, False, 4, 9, 50, step=50) == "fair"  # one step is the least a card costs
-    assert verdict(False, False, 4, 9, 100, step=50) == "over-priced"
+    assert verdict(False, False, 4, 30, 50, step=50) == "fair"  # one step is the least a card costs
+    assert verdict(False, False, 4, 30, 100, step=50) == "over-priced"
+    # what it does is worth under half a step: no price on the grid is its own (the planted cap with
+    # defence 0, measured at [0, 1.2] G through the logistics of holding a card, read over-priced at 100 G)
+    assert verdict(False, False, 0, 1.2, 100, step=25) == "no use here"
+    assert verdict(False, False, 4, 24.9, 100, step=50) == "no use here"
 
 
 def test_the_bootstrap_interval_is_widened_for_few_batches_and_holds_its_point():
