@@ -174,9 +174,10 @@ def solve_optimal(
         v, choice = _stalker_stage(after_his_attack, actions, thrown, g_weight, M)
         policy[r - 1] = choice.reshape(C * X, H, M)
 
-    start = v[stim_index[tuple(s.count for s in stims)], expl_index[tuple(e.count for e in explosives)], :, hp - 1, M - 1]
+    full = stim_index[tuple(s.count for s in stims)], expl_index[tuple(e.count for e in explosives)]
+    start = v[full[0], full[1], :, hp - 1, M - 1]
     p_esc = 0.0 if p_escape_roll is None else float(p_escape_roll)
-    fight_score = start[WIN] + start[DRAW] - g_weight * start[SPENT]
+    fight_score = _score(start, g_weight, axis=0)
     tries = p_esc > 0 and p_esc * 1.0 + (1 - p_esc) * fight_score > fight_score + TIE
     p_fight = 1.0 - p_esc if tries else 1.0
     p_win, p_draw, spent = (p_fight * float(start[i]) for i in (WIN, DRAW, SPENT))
@@ -207,8 +208,9 @@ def _rescue_table(stims, configs, index, n_neg, max_hp) -> list:
     return table
 
 
-def _score(v, g_weight):
-    return v[:, :, WIN] + v[:, :, DRAW] - g_weight * v[:, :, SPENT]
+def _score(v, g_weight, axis=2):
+    """The objective of values whose components (``WIN``, ``DRAW``, ``SPENT``) lie on ``axis``."""
+    return np.take(v, WIN, axis) + np.take(v, DRAW, axis) - g_weight * np.take(v, SPENT, axis)
 
 
 def _monster_stage(v, hit_on_him, lethal, rescues, g_weight, H):
@@ -228,7 +230,7 @@ def _monster_stage(v, hit_on_him, lethal, rescues, g_weight, H):
             for left, after, price in options:
                 cand = v[left, :, :, after - 1, :].copy()
                 cand[:, SPENT] += price
-                score = cand[:, WIN] + cand[:, DRAW] - g_weight * cand[:, SPENT]
+                score = _score(cand, g_weight, axis=1)
                 if chosen is None:
                     chosen, chosen_score = cand, score
                 else:

@@ -60,8 +60,9 @@ def encounter(
     label = "fights" if target_ci is None else f"fights (until CI < {target_ci})"
     with progress(label) as update:
         fight = api.encounter(monster, hp=hp, strategy=strategy, trials=trials, seed=seed, exact=exact,
-                              g_per_survival=g_per_survival, target_ci=target_ci, chunk=chunk, threads=threads, out=out, resume=resume,
-                              content=content, on_start=announce_compile, on_progress=update, **loadout)
+                              g_per_survival=g_per_survival, target_ci=target_ci, chunk=chunk, threads=threads,
+                              out=out, resume=resume, content=content, on_start=announce_compile,
+                              on_progress=update, **loadout)
     show(as_json, fight.summary, lambda: _print_table(fight, out))
 
 

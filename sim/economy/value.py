@@ -545,20 +545,26 @@ def twin_sources(groups, tier_rows) -> dict:
     return out
 
 
-def _repriced(row, source, twin, step) -> dict:
-    """``source``'s measured row (the twin ``twin``'s) as ``row``'s card: its id, price and
-    deck count, and verdicts read at its own price."""
-    out = {**source, **{k: row[k] for k in ("item", "family", "price", "count") if k in row}}
+def _read_at(row, price, twin, step) -> dict:
+    """A measured row (the twin ``twin``'s, overall or at one tier) read at ``price``: its
+    verdict and whether the buyer buys, and its basis the twin's measurement."""
+    out = dict(row)
     if out["verdict"] in PRICED:
-        out["verdict"] = verdict(False, False, *out["value_g_ci95"], row["price"], step=step)
+        out["verdict"] = verdict(False, False, *out["value_g_ci95"], price, step=step)
     if out.get("reservation_g") is not None:
-        out["buys"] = bool(row["price"] <= out["reservation_g"])
+        out["buys"] = bool(price <= out["reservation_g"])
     if "basis" in out:
         out.update(basis=f"measured as its twin {twin}", in_kit=False, held=0)
-    if "tiers" in out:
-        out["tiers"] = [_repriced({"price": row["price"]}, t, twin, step) for t in source["tiers"]]
-        for t in out["tiers"]:
-            t.pop("price", None)
+    return out
+
+
+def _repriced(row, source, twin, step) -> dict:
+    """``source``'s measured row (the twin ``twin``'s) as ``row``'s card: its id, price and
+    deck count, and verdicts read at its own price, overall and at each tier."""
+    out = {**_read_at(source, row["price"], twin, step),
+           **{k: row[k] for k in ("item", "family", "price", "count") if k in row}}
+    if "tiers" in source:
+        out["tiers"] = [_read_at(t, row["price"], twin, step) for t in source["tiers"]]
     return out
 
 
@@ -654,7 +660,7 @@ def _span(choices, step) -> list:
             bounds = [r[f"{key}_ci95"] for r in rows if r[f"{key}_ci95"][0] is not None]
             if row[f"{key}_ci95"][0] is not None:
                 row[f"{key}_ci95"] = [min(b[0] for b in bounds), max(b[1] for b in bounds)]
-        if row["verdict"] in ("over-priced", "under-priced", "fair"):
+        if row["verdict"] in PRICED:
             row["verdict"] = verdict(False, False, *row["value_g_ci95"], row["price"], step=step)
         out.append(row)
     return out

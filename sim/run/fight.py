@@ -258,23 +258,30 @@ def _fight_numbers(view) -> dict:
                 max_rounds=int(view[K.MAX_ROUNDS]))
 
 
-def _carried(view, labels, content, kind) -> tuple:
-    """``Carried`` of every in-combat stimulator (``kind`` "heal") or explosive ("expl") held."""
+def _stimulators(view, labels, content) -> tuple:
+    """``Carried`` of every in-combat healing item held (Z-31): heal, count, price."""
     out = []
-    n_heal = int(view[K.N_HEAL])
-    for i in range(n_heal if kind == "heal" else int(view[K.N_EXPL])):
-        if kind == "heal":
-            o, count, label = view[K.HEAL0] + K.HEAL_SLOTS * i, int(view[view[K.HEAL_N0] + i]), labels[i]
-            amount = int(view[o + K.H_HEAL]) if view[o + K.H_IN_COMBAT] else 0
-        else:
-            count, label = int(view[view[K.EXPL_N0] + i]), labels[n_heal + i]
-            amount = int(view[view[K.EXPL0] + K.EXPL_SLOTS * i + K.E_DICE])
-        if count and amount:
-            out.append(Carried(amount, count, float(content.items[label]["price"])))
+    for i in range(int(view[K.N_HEAL])):
+        o, count = view[K.HEAL0] + K.HEAL_SLOTS * i, int(view[view[K.HEAL_N0] + i])
+        if view[o + K.H_IN_COMBAT] and count:
+            out.append(Carried(int(view[o + K.H_HEAL]), count, float(content.items[labels[i]]["price"])))
     return tuple(out)
 
 
-def _exact_result(probabilities, mean_rounds, mean_hp_left, elapsed_s) -> FightResult:
+def _explosives(view, labels, content) -> tuple:
+    """``Carried`` of every explosive held (Z-17): dice, count, price."""
+    n_heal, out = int(view[K.N_HEAL]), []
+    for e in range(int(view[K.N_EXPL])):
+        count = int(view[view[K.EXPL_N0] + e])
+        if count:
+            out.append(Carried(int(view[view[K.EXPL0] + K.EXPL_SLOTS * e + K.E_DICE]), count,
+                               float(content.items[labels[n_heal + e]]["price"])))
+    return tuple(out)
+
+
+def _exact_result(solved, mean_rounds, mean_hp_left, elapsed_s) -> FightResult:
+    """A ``FightResult`` of a solved fight (``ExactFight`` or ``OptimalFight``): zero-width intervals."""
+    probabilities = {k: getattr(solved, k) for k in PROBABILITIES}
     return FightResult(seed=None, trials=None, probabilities=probabilities,
                        ci95={k: (v, v) for k, v in probabilities.items()},
                        mean_rounds=mean_rounds, mean_hp_left=mean_hp_left, elapsed_s=elapsed_s)
@@ -291,13 +298,11 @@ def exact_fight(content, loadout, monsters, strategy) -> FightResult:
         raise LoadoutError("--exact: solves the fighter's and runner's firearm fights; drop --explosives, "
                            "sample without --exact, or solve --strategy optimal")
     _heal_before(view, strategy)
-    stims = tuple((s.amount, s.count) for s in _carried(view, labels, content, "heal"))
+    stims = tuple((s.amount, s.count) for s in _stimulators(view, labels, content))
     start = time.perf_counter()
     ex = solve_fight(stims=stims, p_escape_roll=_p_escape_roll(view) if strategy.name == "runner" else None,
                      **_fight_numbers(view))
-    return _exact_result({"p_survive": ex.p_survive, "p_win": ex.p_win, "p_draw": ex.p_draw,
-                          "p_escape": ex.p_escape, "p_death": ex.p_death},
-                         ex.mean_rounds, ex.mean_hp_left, time.perf_counter() - start)
+    return _exact_result(ex, ex.mean_rounds, ex.mean_hp_left, time.perf_counter() - start)
 
 
 def optimal_fight(content, loadout, monsters, g_weight=0.0):
@@ -311,13 +316,9 @@ def optimal_fight(content, loadout, monsters, g_weight=0.0):
     _heal_before(view, FIGHTER)
     start = time.perf_counter()
     try:
-        best = solve_optimal(stims=_carried(view, labels, content, "heal"),
-                             explosives=_carried(view, labels, content, "expl"),
+        best = solve_optimal(stims=_stimulators(view, labels, content), explosives=_explosives(view, labels, content),
                              explosive_bonus=int(view[K.EXPLOSIVE_BONUS]), p_escape_roll=_p_escape_roll(view),
                              g_weight=g_weight, **_fight_numbers(view))
     except ValueError as exc:
         raise LoadoutError(f"--strategy optimal: {exc}") from exc
-    result = _exact_result({"p_survive": best.p_survive, "p_win": best.p_win, "p_draw": best.p_draw,
-                            "p_escape": best.p_escape, "p_death": best.p_death},
-                           math.nan, math.nan, time.perf_counter() - start)
-    return result, best
+    return _exact_result(best, math.nan, math.nan, time.perf_counter() - start), best

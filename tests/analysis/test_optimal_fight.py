@@ -150,6 +150,19 @@ def test_z18_z08_z33_optimal_policy_equals_the_best_of_every_policy(name):
     assert solved.score == pytest.approx(best, abs=1e-12)
 
 
+def test_z18_the_policy_table_reads_his_choice_at_each_state():
+    """``weapon``: with a limonka that always kills a 2-HP monster, he throws it in round 1
+    (the firearm's one die kills half the time); with none left he fires; and when a
+    survival is worth less than the explosive's G he keeps it and fires."""
+    kw = dict(hp=1, max_hp=1, defence=0, attack_dice=1, attack_bonus=0, explosives=(Carried(2, 1, 100),),
+              monster_hp=2, monster_dice=1, monster_bonus=0, monster_defence=0, max_rounds=3, p_escape_roll=None)
+    best = solve_optimal(sides=SIDES, **kw)
+    assert best.weapon(1, (), (1,), 1, 2) == 0 and best.p_survive == pytest.approx(1.0)
+    assert best.weapon(1, (), (0,), 1, 2) == FIREARM
+    frugal = solve_optimal(sides=SIDES, g_weight=1 / 50, **kw)  # a survival worth 50 G, the limonka 100 G
+    assert frugal.weapon(1, (), (1,), 1, 2) == FIREARM and frugal.g_spent == 0
+
+
 def test_z38_optimal_equals_the_fixed_chain_where_there_is_no_choice():
     """With no explosives and no stimulators the fighter has no choice, and the
     runner only the escape try: the optimal player's outcome is theirs, exactly."""
