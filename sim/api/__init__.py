@@ -27,7 +27,7 @@ from sim.api.content import (
     list_strategies, journey_content, terrain)
 from sim.api.modes import (
     encounter, journey, skirmish, skirmish_replay, stalkeriada, stalkeriada_matrix, loadouts, route, skill)
-from sim.api.economy import context, value, economy_check, tune, pace
+from sim.api.economy import context, value, economy_check, tune, pace, restricted
 from sim.api.changes import compare, sensitivity, balance
 from sim.api.charts import wilson, value_chart, compare_chart, tornado_chart, zone_map
 from sim.api.study import report, explorer
@@ -38,7 +38,7 @@ __all__ = [
     "planner", "list_strategies", "journey_content", "terrain",
     "encounter", "journey", "skirmish", "skirmish_replay", "stalkeriada", "stalkeriada_matrix", "loadouts",
     "route", "skill",
-    "context", "value", "economy_check", "tune", "pace",
+    "context", "value", "economy_check", "tune", "pace", "restricted",
     "compare", "sensitivity", "balance",
     "wilson", "value_chart", "compare_chart", "tornado_chart", "zone_map",
     "report", "explorer", "run",

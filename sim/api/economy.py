@@ -100,6 +100,36 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     return result
 
 
+def restricted(ban, *, mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None, selection=None,
+               quick=False, seed=None, objective=None, threads=None, content=None, on_progress=None):
+    """What the game loses when the player may not buy the cards ``ban`` (``zonesim restricted``,
+    ``sim.economy.restricted``): at each budget tier of economy.toml's campaigns (or ``mode``
+    journey's, with the other options of ``value``) the kit bought from every card against the
+    kit bought without them, each played by its strongest strategy, on the same campaigns; at a
+    Stalkeriada table (``mode="stalkeriada"``) each planner with the shop item struck from his
+    list against the same planner allowed it. A ``RestrictedResult``: ``tiers``, ``to_json()``.
+
+        >>> r = restricted(["glonass"], quick=True)
+        >>> [(t.label, t.loss_g, t.value_g["glonass"]) for t in r.tiers]
+    """
+    from sim.economy.restricted import ban_problem, restricted_play
+    from sim.errors import UsageProblem
+    from sim.options import set_threads
+
+    if mode not in (None, "journey", "stalkeriada"):
+        raise UsageProblem(f"--mode: {mode}; restricted play is measured on campaigns (economy.toml's, or --mode "
+                           "journey) and at a Stalkeriada table (--mode stalkeriada)")
+    game = load_content(content)
+    ctx = _context_maker(game, quick=quick, seed=seed, view=None, mode=mode, monsters=(), strategies=strategies,
+                         opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
+                         objective=objective, loadout={})(None, None)
+    problem = ban_problem(ctx, list(ban))
+    if problem:
+        raise UsageProblem(problem)
+    set_threads(threads)
+    return restricted_play(ctx, ban, on_progress)
+
+
 def economy_check(result, again=None) -> list:
     """The economy's sanity checks (``sim.economy.sanity``) on a ``value`` result, and against
     ``again`` (the same valuation at another seed) if given: one line per broken property.

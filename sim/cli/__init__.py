@@ -9,6 +9,6 @@ code 2.
 from sim.cli.common import app, main
 # each command module registers its commands on ``app``, in the order of --help
 from sim.cli import (encounter, journey, value, validate, route, strategies, skill, stalkeriada,  # noqa: F401
-                     skirmish, tune, report, loadouts, content, compare, sensitivity, balance, explore, play)
+                     skirmish, tune, restricted, report, loadouts, content, compare, sensitivity, balance, explore, play)
 
 __all__ = ["app", "main"]

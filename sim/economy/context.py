@@ -290,7 +290,8 @@ def build_kit(content: Content, cards, character: str, where: str) -> Loadout:
 @dataclass
 class TierSpec:
     """One tier of a context: its label and budget (None for a given kit), the
-    outcome under each strategy of the family, and how its kit is chosen."""
+    outcome under each strategy of the family, and how its kit is chosen
+    (``choose()``; a shopper's also ``choose(banned=cards)``, restricted play)."""
 
     label: str
     budget: int | None
@@ -431,7 +432,7 @@ def budget_label(budget: int) -> str:
 
 def _tier_specs(ctx, tiers: KitTiers, outcomes_for) -> list:
     """The ``TierSpec`` of every budget (the shopper's kit, or the pinned one) and given kit."""
-    from sim.economy.shop import choose_kit, pinned_kit
+    from sim.economy.shop import SELECTION_RESAMPLES, choose_kit, pinned_kit
 
     start = Loadout(character=tiers.character)
     specs = []
@@ -440,8 +441,9 @@ def _tier_specs(ctx, tiers: KitTiers, outcomes_for) -> list:
         if budget in tiers.pinned_budgets:
             choose = (lambda o=outcomes, k=tiers.pinned_budgets[budget]: pinned_kit(o, k, ctx.selection))
         else:
-            choose = (lambda o=outcomes, b=budget: choose_kit(ctx.content, o, start, b, trials=ctx.selection,
-                                                              max_count=ctx.max_count, max_cards=ctx.card_limit()))
+            choose = (lambda banned=frozenset(), o=outcomes, b=budget: choose_kit(
+                ctx.content, o, start, b, trials=ctx.selection, max_count=ctx.max_count, max_cards=ctx.card_limit(),
+                resamples=SELECTION_RESAMPLES, banned=banned))
         specs.append(TierSpec(budget_label(budget), budget, outcomes, choose))
     for label, kit in tiers.pinned:
         outcomes = outcomes_for()

@@ -19,8 +19,12 @@ The strongest strategy of the family is found with the kit: he shops under
 the first strategy, every strategy then plays that kit, and if another does
 better he shops again under it, until the strategy stays. He then shops again
 under that strategy on further independent selection sets (``SELECTION_SETS`` in
-all): the kits agree or the tier reports the cards they differ in, and its
-values carry every distinct kit (``sim.economy.value``)."""
+all) and, for a valuation, on bootstrap resamples of the first set
+(``SELECTION_RESAMPLES``). The kits bought most often are the tier's kits, the
+most often first (bagging: the choice's own noise averaged, so that another
+seed's dice buy the same kits more often): they agree or the tier reports the
+cards they differ in, and its values carry every distinct kit
+(``sim.economy.value``), so that their intervals cover the kit another seed buys."""
 
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ import numpy as np
 from sim.content import Content
 from sim.content.loadout import Loadout
 from sim.economy.outcome import SELECTION_BATCHES, SELECTION_FIRST, SELECTION_SETS, SELECTION_STRIDE, Batches
+
+SELECTION_RESAMPLES = 6  # bootstrap resamples of the first selection set the shopper also buys on (bagging)
 
 CLEAR_GAIN_Z = 2.0
 FALSE_BUY = 0.05
@@ -71,18 +77,21 @@ def racing(extras: list, heads: list, current: Batches) -> list:
 
 
 def grow(content: Content, outcome, start: Loadout, budget: int, *, trials: int, which: int = 0,
-         max_count: int = 2, max_cards: int | None = None) -> Loadout:
+         max_count: int = 2, max_cards: int | None = None, resample=None, banned=frozenset()) -> Loadout:
     """The kit bought from ``start`` with ``budget`` G (module doc), judged on
     ``trials`` campaigns (or fights) of selection set ``which`` of ``outcome``;
-    ``max_cards``: the asset limit (K-05), no kit the stalker would have to discard from."""
+    ``max_cards``: the asset limit (K-05), no kit the stalker would have to discard from;
+    ``resample``: the set's batches a bootstrap resample draws (indices), judged on instead;
+    ``banned``: cards he may not buy (restricted play, ``sim.economy.restricted``)."""
     kit, first = start, SELECTION_FIRST + which * SELECTION_STRIDE
     current = outcome.selection(kit, trials, which)
     if isinstance(current, Exception):  # a kit the mode cannot field (a skirmish without a firearm) scores 0
         current = Batches(np.zeros(SELECTION_BATCHES), trials // SELECTION_BATCHES)
+    current = drawn(current, resample)
     while True:
         cost = kit.cost(content)
         changes = [c for c in kit.changes(content, max_count) if c.cost(content) <= budget
-                   and (max_cards is None or sum(c.cards().values()) <= max_cards)]
+                   and (max_cards is None or sum(c.cards().values()) <= max_cards) and not banned & c.cards().keys()]
         extras = [c.cost(content) - cost for c in changes]
         heads = outcome.head(changes, first, trials, SELECTION_BATCHES, SCREEN_BATCHES)
         raced = [(c, e) for c, e, keep in zip(changes, extras, racing(extras, heads, current)) if keep]
@@ -92,6 +101,7 @@ def grow(content: Content, outcome, start: Loadout, budget: int, *, trials: int,
         for (changed, extra), batches in zip(raced, found):
             if isinstance(batches, Exception):  # a kit the mode cannot field
                 continue
+            batches = drawn(batches, resample)
             gain, se = paired_gain(batches, current)
             if gain <= 0 or gain <= bar * se:
                 continue
@@ -101,6 +111,11 @@ def grow(content: Content, outcome, start: Loadout, budget: int, *, trials: int,
         if best is None:
             return kit
         kit, current = best, best_batches
+
+
+def drawn(batches: Batches, resample) -> Batches:
+    """``batches`` as a bootstrap resample draws them (``resample``: batch indices; None: as they are)."""
+    return batches if resample is None else Batches(batches.sums[resample], batches.size)
 
 
 PLAUSIBLE_Z = 2.0  # a strategy the kit's selection outcome does not put this many standard errors behind
@@ -140,9 +155,9 @@ def contenders(heads: dict) -> list:
 
 @dataclass(frozen=True)
 class KitChoice:
-    """A tier's reference kit: the strategy and kit bought on the first selection
-    set, the kits bought again on the other sets, and each strategy's outcome with
-    the kit (``pinned``: the kit was given, not bought)."""
+    """A tier's reference kit: the strategy found on the first selection set, the
+    kit bought most often (``bagged``) and the other kits kept, and each strategy's
+    outcome with the kit (``pinned``: the kit was given, not bought)."""
 
     strategy: str
     kit: object
@@ -153,7 +168,7 @@ class KitChoice:
 
     @property
     def second_kit(self):
-        """The kit bought on the second selection set (the kit itself where there is none)."""
+        """The second kit kept (the kit itself where there is none)."""
         return self.other_kits[0] if self.other_kits else self.kit
 
     @property
@@ -183,19 +198,38 @@ def strongest(outcomes: dict, kit, trials: int) -> tuple:
 
 
 def choose_kit(content: Content, outcomes: dict, start: Loadout, budget: int, *, trials: int,
-               max_count: int = 2, max_cards: int | None = None) -> KitChoice:
+               max_count: int = 2, max_cards: int | None = None, resamples: int = 0,
+               banned=frozenset()) -> KitChoice:
     """The tier's reference kit and strategy (module doc); ``outcomes`` by strategy name;
-    ``max_cards``: the asset limit (K-05)."""
+    ``max_cards``: the asset limit (K-05); ``resamples``: bootstrap resamples of the first
+    selection set bought on too, the kits then ranked by how often they are bought (``bagged``);
+    ``banned``: cards the shopper may not buy."""
+    shop = dict(trials=trials, max_count=max_count, max_cards=max_cards, banned=frozenset(banned))
     kits, strategy = {}, next(iter(outcomes))
     while strategy not in kits:
-        kits[strategy] = grow(content, outcomes[strategy], start, budget, trials=trials, max_count=max_count,
-                              max_cards=max_cards)
+        kits[strategy] = grow(content, outcomes[strategy], start, budget, **shop)
         strategy = strongest(outcomes, kits[strategy], trials)[0]
     strategy = max(kits, key=lambda s: (mean_outcome(outcomes[s].selection(kits[s], trials)), s))
-    kit = kits[strategy]
-    others = tuple(grow(content, outcomes[strategy], start, budget, trials=trials, which=which, max_count=max_count,
-                        max_cards=max_cards) for which in range(1, SELECTION_SETS))
-    return KitChoice(strategy, kit, others, strongest(outcomes, kit, trials)[1], trials)
+    bought = [kits[strategy]] + [grow(content, outcomes[strategy], start, budget, which=which, **shop)
+                                 for which in range(1, SELECTION_SETS)]
+    rng = np.random.default_rng(budget)
+    bought += [grow(content, outcomes[strategy], start, budget,
+                    resample=rng.integers(0, SELECTION_BATCHES, SELECTION_BATCHES), **shop) for _ in range(resamples)]
+    kit, *others = bagged(bought, SELECTION_SETS)
+    return KitChoice(strategy, kit, tuple(others), strongest(outcomes, kit, trials)[1], trials)
+
+
+def bagged(bought: list, keep: int) -> list:
+    """The ``keep`` kits bought most often (``bought``: one kit per selection set or resample, in
+    order; a kit is its cards, whatever the order they were bought in), the first bought first
+    among equals: the shopper's choice with its noise averaged (bagging)."""
+    first, counts = {}, {}
+    for kit in bought:
+        key = tuple(sorted(kit.cards().items()))
+        first.setdefault(key, kit)
+        counts[key] = counts.get(key, 0) + 1
+    ranked = sorted(first, key=lambda key: -counts[key])  # stable: the first bought first among equals
+    return [first[key] for key in ranked[:keep]]
 
 
 def pinned_kit(outcomes: dict, kit, trials: int) -> KitChoice:

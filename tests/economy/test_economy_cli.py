@@ -189,6 +189,11 @@ def test_tune_writes_the_table_chart_and_the_tuned_content(tmp_path):
     (("value", "--weights", "1000", "--out", "t"), "--weights: '1000'; give TIER=WEIGHT pairs"),
     (("tune", "--objective", "target-survival=0.8"), "--objective: 'target-survival=0.8'"),
     (("tune", "--objective", "target-finish=0.5", "-m", "snork"), "--objective target-finish: a Stalkeriada"),
+    (("restricted", "--ban", "unobtainium"), "--ban: unknown card unobtainium in this context"),
+    (("restricted",), "--ban: give a card to ban"),
+    (("restricted", "--ban", "ak47", "--mode", "fight"), "--mode: fight; restricted play is measured on campaigns"),
+    (("restricted", "--ban", "pliers,nut", "--mode", "stalkeriada"), "--ban: at a Stalkeriada table ban one shop"),
+    (("restricted", "--ban", "ak47", "--mode", "journey", "--trials", "0"), "--trials: 0"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     proc = zonesim(*args, cwd=tmp_path)

@@ -16,7 +16,7 @@ from sim.content import DEFAULT_DIR, load_content
 from sim.content.loadout import Loadout, clones, kind
 from sim.economy.kits import loadout_comparison
 from sim.economy.outcome import SELECTION_BATCHES, Batches, Outcome
-from sim.economy.shop import grow, racing
+from sim.economy.shop import bagged, grow, racing
 from sim.economy.value import (CardEffect, Estimate, band, expand_factor, interval, priced_rows, rate_of,
                                reservation, verdict)
 
@@ -160,6 +160,40 @@ def test_racing_runs_the_whole_set_only_for_changes_that_could_still_be_the_pick
              Batches((0.02 + 5 * wobble) * size, size), Batches((-0.5 + wobble) * size, size), ValueError("no firearm")]
     assert racing([100, 100, 0, 100, 100], heads, current) == [True, False, True, False, False]
     assert racing([100], [Batches(wobble * size, size)], current) == [True]  # no clear gain: no floor, kept
+
+
+def test_the_kits_kept_are_those_bought_most_often_whatever_the_order_of_their_cards():
+    """Bagging: two purchases of the same cards in another order are one kit; the kit bought
+    most often leads, the first bought first among equals. Planted bug: a kit keyed by its
+    Loadout (the order of its explosives) counts the reordered kit apart, and the single
+    first-set kit leads."""
+    first = Loadout(explosives=(("molotov", 2), ("limonka", 1)))
+    reordered = Loadout(explosives=(("limonka", 1), ("molotov", 2)))
+    medkits = Loadout(healing=(("medkit", 2),))
+    maps = Loadout(movement=("zone_map",))
+    assert bagged([maps, medkits, first, reordered], 2) == [first, maps]
+    assert bagged([maps, medkits], 2) == [maps, medkits]
+    assert bagged([medkits], 2) == [medkits]
+
+
+class _Split(_Sum):
+    """The GLONASS gains 3 in the first half of the selection batches and loses 3 in the
+    second (no gain on the whole set); the other cards as ``_Sum``."""
+
+    def _batches(self, kit, trials):
+        plain = super()._batches(kit, trials)
+        half = np.where(np.arange(SELECTION_BATCHES) < SELECTION_BATCHES // 2, 3.0, -3.0)
+        return Batches(plain.sums + kit.cards().get("glonass", 0) * half * plain.size, plain.size)
+
+
+def test_a_resampled_shopper_judges_on_the_batches_the_resample_draws(content):
+    """A bootstrap resample of the selection batches (``resample``) is what the shopper
+    judges on: the whole set shows the GLONASS gaining nothing, a resample of its first
+    half a clear gain. Planted bug: ``resample`` ignored buys the same kit both times."""
+    worth = {"bag_of_nuts": 1.0}
+    assert grow(content, _Split(worth), Loadout(), 700, trials=2000) == Loadout(avoidance=("bag_of_nuts",))
+    drawn = grow(content, _Split(worth), Loadout(), 700, trials=2000, resample=np.arange(SELECTION_BATCHES) % 10)
+    assert drawn.movement == ("glonass",) and drawn.avoidance == ("bag_of_nuts",)
 
 
 @pytest.mark.parametrize("budget", [700, 1500, 3000])
