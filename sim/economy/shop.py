@@ -20,11 +20,12 @@ the first strategy, every strategy then plays that kit, and if another does
 better he shops again under it, until the strategy stays. He then shops again
 under that strategy on further independent selection sets (``SELECTION_SETS`` in
 all) and, for a valuation, on bootstrap resamples of the first set
-(``SELECTION_RESAMPLES``). The kits bought most often are the tier's kits, the
-most often first (bagging: the choice's own noise averaged, so that another
-seed's dice buy the same kits more often): they agree or the tier reports the
-cards they differ in, and its values carry every distinct kit
-(``sim.economy.value``), so that their intervals cover the kit another seed buys."""
+(``SELECTION_RESAMPLES``). The tier's kits are the first set's and the other
+kit bought most often on the other sets and resamples: the choice the noise
+of the selection trials most often makes instead. They agree or the tier
+reports the cards they differ in, and its values carry both kits
+(``sim.economy.value``), so that their intervals cover the kit another seed
+buys."""
 
 from __future__ import annotations
 
@@ -155,9 +156,9 @@ def contenders(heads: dict) -> list:
 
 @dataclass(frozen=True)
 class KitChoice:
-    """A tier's reference kit: the strategy found on the first selection set, the
-    kit bought most often (``bagged``) and the other kits kept, and each strategy's
-    outcome with the kit (``pinned``: the kit was given, not bought)."""
+    """A tier's reference kit: the strategy and kit bought on the first selection
+    set, the other kit kept (``bagged``: the one bought most often instead), and
+    each strategy's outcome with the kit (``pinned``: the kit was given, not bought)."""
 
     strategy: str
     kit: object
@@ -202,7 +203,7 @@ def choose_kit(content: Content, outcomes: dict, start: Loadout, budget: int, *,
                banned=frozenset()) -> KitChoice:
     """The tier's reference kit and strategy (module doc); ``outcomes`` by strategy name;
     ``max_cards``: the asset limit (K-05); ``resamples``: bootstrap resamples of the first
-    selection set bought on too, the kits then ranked by how often they are bought (``bagged``);
+    selection set bought on too, the other kit kept the one bought most often (``bagged``);
     ``banned``: cards the shopper may not buy."""
     shop = dict(trials=trials, max_count=max_count, max_cards=max_cards, banned=frozenset(banned))
     kits, strategy = {}, next(iter(outcomes))
@@ -220,16 +221,21 @@ def choose_kit(content: Content, outcomes: dict, start: Loadout, budget: int, *,
 
 
 def bagged(bought: list, keep: int) -> list:
-    """The ``keep`` kits bought most often (``bought``: one kit per selection set or resample, in
-    order; a kit is its cards, whatever the order they were bought in), the first bought first
-    among equals: the shopper's choice with its noise averaged (bagging)."""
+    """The first kit of ``bought`` (one kit per selection set or resample, in order: the first
+    set's first) and the ``keep`` - 1 others bought most often, the first bought first among
+    equals; a kit is its cards, whatever the order they were bought in. The first set's kit
+    stays the tier's reference (its rate is the numeraire tuning keeps); the others are the
+    choices the noise of the selection trials most often makes instead."""
+    def cards(kit):
+        return tuple(sorted(kit.cards().items()))
+
     first, counts = {}, {}
-    for kit in bought:
-        key = tuple(sorted(kit.cards().items()))
-        first.setdefault(key, kit)
-        counts[key] = counts.get(key, 0) + 1
+    for kit in bought[1:]:
+        if cards(kit) != cards(bought[0]):
+            first.setdefault(cards(kit), kit)
+            counts[cards(kit)] = counts.get(cards(kit), 0) + 1
     ranked = sorted(first, key=lambda key: -counts[key])  # stable: the first bought first among equals
-    return [first[key] for key in ranked[:keep]]
+    return [bought[0]] + [first[key] for key in ranked[:keep - 1]]
 
 
 def pinned_kit(outcomes: dict, kit, trials: int) -> KitChoice:

@@ -97,7 +97,7 @@ def undefined_columns(columns, glossary: str) -> list:
 
 
 DURATION = re.compile(
-    r"(?<![\w-])\d+(?:[.,]\d+)?\s?(?:ms|s|sec|seconds?|min|minutes?|h|hours?)(?![\w-])"
+    r"(?<![\w-])\d+(?:[.,]\d+)?(?:\s?(?:-|–|to)\s?\d+(?:[.,]\d+)?)?\s?(?:ms|s|sec|seconds?|min|minutes?|h|hours?)(?![\w-])"
     r"|\b(?:about|under|up to|over|nearly|almost|within)\s(?:a|an|one|two|three|four|five|ten)\s(?:minutes?|hours?|seconds?)\b"
     r"|\ba few (?:minutes|seconds|hours)\b|\ba minute and a half\b|\bhalf (?:a|an) (?:minute|second|hour)\b"
     r"|\b(?:one|two|three|four|five|six|ten|twenty) (?:minutes|seconds|hours)\b", re.IGNORECASE)

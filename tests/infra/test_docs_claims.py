@@ -73,10 +73,11 @@ def test_no_duration_is_typed_by_hand_in_the_docs():
 def test_a_duration_typed_by_hand_is_caught():
     planted = {"docs/guide/x.md": "Compiling takes about a minute; a line every 5 s.\n```\nzonesim: 4 min\n```\n"
                                   "<!-- figures:report-quick:start -->\nabout 43 s\n<!-- figures:report-quick:end -->\n"
-                                  "The report takes 43 s, the tune 5 min 14 s.",
+                                  "The report takes 43 s, the tune 5 min 14 s.\nA value takes 26-46 s.",
                "docs/decisions/old.md": "It took 4 min 49 s then."}
     assert checks.typed_durations(planted) == ["docs/guide/x.md:1: about a minute", "docs/guide/x.md:8: 43 s",
-                                               "docs/guide/x.md:8: 5 min", "docs/guide/x.md:8: 14 s"]
+                                               "docs/guide/x.md:8: 5 min", "docs/guide/x.md:8: 14 s",
+                                               "docs/guide/x.md:9: 26-46 s"]
 
 
 VALUE_SECTION = "Card values as JSON: `zonesim value --json`"
