@@ -100,26 +100,44 @@ def value(*, items=(), monsters=(), mode=None, strategies=(), budgets=(), days=3
     return result
 
 
-def restricted(ban, *, mode=None, strategies=(), budgets=(), days=30, opponents=None, trials=None, selection=None,
-               quick=False, seed=None, objective=None, threads=None, content=None, on_progress=None):
+def restricted(ban, *, mode=None, monsters=(), strategies=(), budgets=(), days=30, opponents=None, trials=None,
+               selection=None, quick=False, seed=None, objective=None, threads=None, content=None, on_progress=None,
+               **loadout):
     """What the game loses when the player may not buy the cards ``ban`` (``zonesim restricted``,
     ``sim.economy.restricted``): at each budget tier of economy.toml's campaigns (or ``mode``
     journey's, with the other options of ``value``) the kit bought from every card against the
     kit bought without them, each played by its strongest strategy, on the same campaigns; at a
     Stalkeriada table (``mode="stalkeriada"``) each planner with the shop item struck from his
-    list against the same planner allowed it. A ``RestrictedResult``: ``tiers``, ``to_json()``.
+    list against the same planner allowed it. In one fight (``mode="fight"``, one of
+    ``monsters``, a loadout given by the loadout options of ``loadout()``) the optimal player
+    with the loadout against the optimal player without the banned cards, or without the
+    escape (``"escape"``), exact. A ``RestrictedResult``: ``tiers``, ``to_json()``.
 
         >>> r = restricted(["glonass"], quick=True)
         >>> [(t.label, t.loss_g, t.value_g["glonass"]) for t in r.tiers]
+        >>> restricted(["escape"], mode="fight", monsters=["chimera"], weapon="ak47").tiers[0].loss
     """
-    from sim.economy.restricted import ban_problem, restricted_play
+    from sim.economy.restricted import ban_problem, fight_ban_problem, fight_restricted, restricted_play
     from sim.errors import UsageProblem
     from sim.options import set_threads
 
-    if mode not in (None, "journey", "stalkeriada"):
+    if mode not in (None, "journey", "stalkeriada", "fight"):
         raise UsageProblem(f"--mode: {mode}; restricted play is measured on campaigns (economy.toml's, or --mode "
-                           "journey) and at a Stalkeriada table (--mode stalkeriada)")
+                           "journey), at a Stalkeriada table (--mode stalkeriada) and in one fight (--mode fight)")
+    from sim.content.loadout import Loadout
+
     game = load_content(content)
+    kit = Loadout.from_options(game, **loadout)
+    if mode == "fight":
+        if len(monsters) != 1:
+            raise UsageProblem("--monster: give one monster; the optimal player is solved against one")
+        problem = fight_ban_problem(kit, list(ban))
+        if problem:
+            raise UsageProblem(problem)
+        return fight_restricted(game, kit, list(monsters), list(dict.fromkeys(ban)))
+    if monsters or kit != Loadout():
+        raise UsageProblem("--monster and the loadout options: for --mode fight; a campaign's or a table's buyer "
+                           "shops for his own kit")
     ctx = _context_maker(game, quick=quick, seed=seed, view=None, mode=mode, monsters=(), strategies=strategies,
                          opponents=opponents, days=days, budgets=budgets, trials=trials, selection=selection,
                          objective=objective, loadout={})(None, None)

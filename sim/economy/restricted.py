@@ -18,7 +18,12 @@ the best the budget buys.
 At a Stalkeriada table a planner's shop items are valued this way already
 (the planner with the item struck from his shopping list against the same
 planner allowed it, on the same games and seats): the loss is the card's row
-of the valuation."""
+of the valuation.
+
+In one fight the strong player is the optimal one (``sim.analysis.optimal``),
+solved exactly: with the given loadout, and without the banned cards or
+without the escape try (the action ``escape``, Z-33); the loss is in survival,
+exact (``fight_restricted``)."""
 
 from __future__ import annotations
 
@@ -54,12 +59,13 @@ class TierLoss:
 
 @dataclass
 class RestrictedResult:
-    """Restricted play for ``banned`` in the context ``context``, tier by tier."""
+    """Restricted play for ``banned`` in the context ``context`` (a valuation context, or
+    ``FightScenario``), tier by tier."""
 
     context: object
     banned: tuple
     tiers: list
-    values: object  # the EconomyResult the kits, rates and marginal values come from
+    values: object = None  # the EconomyResult the kits, rates and marginal values come from (None: a fight)
 
     def caption(self) -> str:
         return f"without {', '.join(self.banned)}: {self.context.caption()}"
@@ -67,6 +73,44 @@ class RestrictedResult:
     def to_json(self) -> dict:
         return json_safe({"banned": list(self.banned), "context": self.context.describe(),
                           "tiers": [t.describe() for t in self.tiers]})
+
+
+ACTIONS = ("escape",)  # what the player may be banned from doing beside buying a card (fights: Z-33)
+
+
+@dataclass(frozen=True)
+class FightScenario:
+    """One fight: a monster and the given loadout, played by the optimal player."""
+
+    monsters: tuple
+    kit: object
+    reputation: int
+
+    def caption(self) -> str:
+        return (f"one fight against {', '.join(self.monsters)} with {self.kit.describe()}, reputation "
+                f"{self.reputation}, the optimal player (solved exactly)")
+
+    def describe(self) -> dict:
+        return {"mode": "fight", "monsters": list(self.monsters), "kit": self.kit.describe(),
+                "reputation": self.reputation, "player": "optimal", "exact": True}
+
+
+def fight_restricted(content, kit, monsters, banned) -> RestrictedResult:
+    """The optimal player's exact survival with ``kit`` against one monster, less his survival
+    without the cards of ``banned`` and, if ``banned`` holds ``escape``, without the escape try."""
+    from sim.run.fight import optimal_fight
+
+    cards = [b for b in banned if b not in ACTIONS]
+    without = kit.without(cards)
+    best = optimal_fight(content, kit, monsters)[1]
+    restricted = optimal_fight(content, without, monsters, may_escape="escape" not in banned)[1]
+    loss = best.p_survive - restricted.p_survive
+    player = "optimal" + (", no escape" if "escape" in banned else "")
+    tier = TierLoss("the given loadout", None, "survival", kit.describe(), "optimal", without.describe(), player,
+                    loss, [loss, loss], None, [None, None], {},
+                    "exact: the optimal player solved with and without; survival is not priced in a fight")
+    reputation = content.rules["stalker"]["start_reputation"] if kit.reputation is None else kit.reputation
+    return RestrictedResult(FightScenario(tuple(monsters), kit, reputation), tuple(banned), [tier])
 
 
 def restricted_play(ctx, banned, on_progress=None) -> RestrictedResult:
@@ -132,6 +176,18 @@ def _table_loss(tier, banned) -> TierLoss:
         return TierLoss(**common, **_unmeasured("at a table, ban one shop item at a time", kits=False))
     return TierLoss(**common, loss=row["effect"], loss_ci95=list(row["effect_ci95"]), loss_g=row["value_g"],
                     loss_g_ci95=list(row["value_g_ci95"]), reason=row.get("reason"))
+
+
+def fight_ban_problem(kit, banned) -> str | None:
+    """Why ``banned`` cannot be restricted in one fight with ``kit`` (one line), or None."""
+    if not banned:
+        return "--ban: give a card of the loadout or an action to ban, e.g. --ban escape"
+    held = kit.cards()
+    stray = [b for b in banned if b not in ACTIONS and b not in held]
+    if stray:
+        return (f"--ban: {', '.join(stray)} is not in the loadout ({kit.describe()}); ban one of its cards or an "
+                f"action: {', '.join(ACTIONS)}")
+    return None
 
 
 def ban_problem(ctx, banned) -> str | None:

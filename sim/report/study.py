@@ -142,7 +142,64 @@ def fights_step(content, study, out):
     s.image("charts/fights_heatmap.png", provenance)
     s.findings += monster_findings(rows, study.findings["kill_share"], f"one fight to the end, {n:,} fights, seed "
                                    f"{seed}, {strategy.name}", s.title, content.display_names())
+    player_strength(s, content, study, strategy, rows, out)
     return s
+
+
+def player_strength(s: Section, content, study, strategy, rows, out):
+    """How much of each survival is the player's: the study strategy's survival beside the
+    optimal player's (``sim.analysis.optimal``, exact: the escape try, Z-33, the weapon each
+    round, Z-18, the stimulators at each death check, Z-08), and beside the optimal player
+    who may not escape (restricted play: the fight to the end played best); the strategy's
+    exact where its chain solves it."""
+    from sim.run.fight import exact_fight, optimal_fight
+
+    solvable = strategy.name in ("fighter", "runner")
+    table = []
+    for r in rows:
+        loadout = study.tiers[r["tier"]]
+        best = optimal_fight(content, loadout, [r["monster"]])[1]
+        staying = optimal_fight(content, loadout, [r["monster"]], may_escape=False)[1]
+        mine = (exact_fight(content, loadout, [r["monster"]], strategy).probabilities["p_survive"] if solvable
+                else r["p_survive"])
+        table.append({"monster": r["monster"], "tier": r["tier"], "strategy": strategy.name, "p_survive": mine,
+                      "p_optimal_no_escape": staying.p_survive, "p_optimal": best.p_survive,
+                      "gap": best.p_survive - mine, "optimal_tries_escape": best.tries_escape})
+    frame = pl.DataFrame(table)
+    write_parquet(out / "player_strength.parquet", frame)
+    fight = content.rules["fight"]
+    start = content.rules["stalker"]["start_reputation"]
+    escapes = sum(t["optimal_tries_escape"] for t in table)
+    how = "exactly, by its Markov chain" if solvable else f"on {study.trials['fights']:,} fights"
+    s.text(f"**How strong is the player.** Every survival above is the `{strategy.name}`'s; in the table below it "
+           f"is measured {how}, beside the optimal player's. The optimal player, solved exactly (`zonesim encounter --strategy optimal --exact`: the escape try "
+           "(Z-33), the weapon each round (Z-18) and the stimulators at each death check (Z-08) that make his "
+           f"survival largest), survives {_span_text([t['p_optimal'] for t in table])} of these fights and tries the "
+           f"escape in {escapes} of {len(table)}. At the starting reputation "
+           f"({start}, `rules.toml` [stalker] start_reputation [A]) an escape roll succeeds on a d6 at or above the "
+           f"reputation, and a reputation at or below {fight['escape_auto_max']} always escapes (Z-33, "
+           "escape_auto_max [A]): where the gap is large, the heat map measures a fight the rules let a stalker "
+           "leave, not the monster. The optimal player who may not escape (restricted play) plays the fight to "
+           f"the end best: {_play_gap(max(t['p_optimal_no_escape'] - t['p_survive'] for t in table), strategy.name)}")
+    widest = frame.sort("gap", descending=True).head(8)
+    shown = widest.drop("strategy").with_columns(pl.col("gap", "p_survive", "p_optimal", "p_optimal_no_escape").round(4))
+    s.table(shown.rename({"p_survive": f"{strategy.name} survives", "p_optimal_no_escape": "optimal, no escape",
+                          "p_optimal": "optimal survives", "optimal_tries_escape": "optimal tries the escape"}),
+            f"The widest gaps between the optimal player and `{strategy.name}` (all {len(table)}: "
+            "player_strength.parquet)")
+
+
+def _span_text(shares) -> str:
+    """``97.1% to 100.0%``, or one share where all are alike to the digit shown."""
+    low, high = f"{min(shares):.1%}", f"{max(shares):.1%}"
+    return low if low == high else f"{low} to {high}"
+
+
+def _play_gap(gap, name) -> str:
+    """What the fight to the end played best adds to ``name``'s play of it."""
+    if gap < 5e-5:
+        return f"he survives no more than the `{name}`, who plays it as well as it can be played."
+    return f"he survives up to {gap:.2%} more than the `{name}`, whose play of it costs that much."
 
 
 TIER_COLUMNS = ["item", "price", "effect", "value_g", "value_low", "value_high", "plays_low", "plays_high",

@@ -305,11 +305,12 @@ def exact_fight(content, loadout, monsters, strategy) -> FightResult:
     return _exact_result(ex, ex.mean_rounds, ex.mean_hp_left, time.perf_counter() - start)
 
 
-def optimal_fight(content, loadout, monsters, g_weight=0.0):
+def optimal_fight(content, loadout, monsters, g_weight=0.0, may_escape=True):
     """The optimal player's exact outcome against one monster (``sim.analysis.optimal``):
     medkits before the fight as the fighter uses them (Z-31), then his best escape try
-    (Z-33), weapon each round (Z-18) and stimulators at each death check (Z-08). A
-    ``FightResult`` (its mean rounds and HP left are not solved: nan) and the ``OptimalFight``."""
+    (Z-33; ``may_escape`` False: none, restricted play), weapon each round (Z-18) and
+    stimulators at each death check (Z-08). A ``FightResult`` (its mean rounds and HP
+    left are not solved: nan) and the ``OptimalFight``."""
     from strategies.basic import FIGHTER
 
     view, labels = _one_monster(content, loadout, monsters, "--strategy optimal")
@@ -317,7 +318,8 @@ def optimal_fight(content, loadout, monsters, g_weight=0.0):
     start = time.perf_counter()
     try:
         best = solve_optimal(stims=_stimulators(view, labels, content), explosives=_explosives(view, labels, content),
-                             explosive_bonus=int(view[K.EXPLOSIVE_BONUS]), p_escape_roll=_p_escape_roll(view),
+                             explosive_bonus=int(view[K.EXPLOSIVE_BONUS]),
+                             p_escape_roll=_p_escape_roll(view) if may_escape else None,
                              g_weight=g_weight, **_fight_numbers(view))
     except ValueError as exc:
         raise LoadoutError(f"--strategy optimal: {exc}") from exc

@@ -191,7 +191,11 @@ def test_tune_writes_the_table_chart_and_the_tuned_content(tmp_path):
     (("tune", "--objective", "target-finish=0.5", "-m", "snork"), "--objective target-finish: a Stalkeriada"),
     (("restricted", "--ban", "unobtainium"), "--ban: unknown card unobtainium in this context"),
     (("restricted",), "--ban: give a card to ban"),
-    (("restricted", "--ban", "ak47", "--mode", "fight"), "--mode: fight; restricted play is measured on campaigns"),
+    (("restricted", "--ban", "ak47", "--mode", "skirmish"), "--mode: skirmish; restricted play is measured on"),
+    (("restricted", "--ban", "limonka", "--mode", "fight", "-m", "chimera", "--weapon", "ak47"),
+     "--ban: limonka is not in the loadout (ak47)"),
+    (("restricted", "--ban", "escape", "--mode", "fight", "-m", "chimera", "-m", "snork"), "--monster: give one"),
+    (("restricted", "--ban", "glonass", "--weapon", "ak47"), "--monster and the loadout options: for --mode fight"),
     (("restricted", "--ban", "pliers,nut", "--mode", "stalkeriada"), "--ban: at a Stalkeriada table ban one shop"),
     (("restricted", "--ban", "ak47", "--mode", "journey", "--trials", "0"), "--trials: 0"),
 ])

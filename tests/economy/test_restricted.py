@@ -67,3 +67,29 @@ def test_at_a_stalkeriada_table_the_loss_is_the_planners_restricted_valuation():
     row = next(r for r in result.values.tiers[0].rows if r["item"] == "pliers")
     assert (tier.loss, tier.loss_ci95, tier.loss_g) == (row["effect"], list(row["effect_ci95"]), row["value_g"])
     assert result.to_json()["banned"] == ["pliers"]
+
+
+def test_z33_banning_the_escape_in_a_fight_costs_the_optimal_players_escape_exactly():
+    """In one fight the strong player is the optimal one, solved exactly. Banning the escape
+    (the action, Z-33) leaves him the fight to the end, played best: against a chimera with
+    an AK-47, a vest and two stimulators at reputation 5 he survives 0.2943 less, and the loss
+    is his survival less the no-escape player's, with no interval (exact). Banning a card of
+    the loadout is the optimal player with and without it (0.0643), and banning more never
+    costs less. Banning both costs 0.3906, more than the parts' 0.3585: without the escape,
+    the stimulators carry the fight. Planted bug: the escape left to the restricted player
+    gave a loss of 0."""
+    from sim.content import load_content
+    from sim.run.fight import optimal_fight
+
+    kit = dict(weapon="ak47", body="vest", stims={"stimulator": 2}, reputation=5)
+    escape, = api.restricted(["escape"], mode="fight", monsters=["chimera"], **kit).tiers
+    game = load_content()
+    loadout = Loadout.from_options(game, **kit)
+    best = optimal_fight(game, loadout, ["chimera"])[1].p_survive
+    staying = optimal_fight(game, loadout, ["chimera"], may_escape=False)[1].p_survive
+    assert escape.loss == pytest.approx(best - staying) and escape.loss_ci95 == [escape.loss, escape.loss]
+    assert escape.loss == pytest.approx(0.2943, abs=5e-4) and escape.banned_strategy == "optimal, no escape"
+    stims, = api.restricted(["stimulator"], mode="fight", monsters=["chimera"], **kit).tiers
+    both, = api.restricted(["escape", "stimulator"], mode="fight", monsters=["chimera"], **kit).tiers
+    assert stims.banned_kit == "ak47, vest" and 0 < stims.loss < escape.loss < both.loss
+    assert both.loss > escape.loss + stims.loss
