@@ -30,7 +30,8 @@ def list_strategies(as_json: Json = False):
     print("Each is a hand-written rule with fixed parameters: it optimises nothing itself. `--strategy strongest` "
           "(fights) plays the best of them for each kit, the economy plays each kit with the strongest of its "
           "family, and `zonesim encounter --strategy optimal --exact` solves the best play the rules allow "
-          "against one monster, beside each of them (docs: guide/strategies.md).")
+          "against one monster, beside each of them; `zonesim restricted --ban CARD|escape` measures what the "
+          "player loses without a card or the escape (docs: guide/strategies.md, guide/economy.md).")
 
 
 TITLES = {"fight": "fights and duels (zonesim encounter --strategy; value --mode fight)",
