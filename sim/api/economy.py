@@ -117,6 +117,7 @@ def restricted(ban, *, mode=None, monsters=(), strategies=(), budgets=(), days=3
         >>> [(t.label, t.loss_g, t.value_g["glonass"]) for t in r.tiers]
         >>> restricted(["escape"], mode="fight", monsters=["chimera"], weapon="ak47").tiers[0].loss
     """
+    from sim.content.loadout import Loadout
     from sim.economy.restricted import ban_problem, fight_ban_problem, fight_restricted, restricted_play
     from sim.errors import UsageProblem
     from sim.options import set_threads
@@ -124,8 +125,6 @@ def restricted(ban, *, mode=None, monsters=(), strategies=(), budgets=(), days=3
     if mode not in (None, "journey", "stalkeriada", "fight"):
         raise UsageProblem(f"--mode: {mode}; restricted play is measured on campaigns (economy.toml's, or --mode "
                            "journey), at a Stalkeriada table (--mode stalkeriada) and in one fight (--mode fight)")
-    from sim.content.loadout import Loadout
-
     game = load_content(content)
     kit = Loadout.from_options(game, **loadout)
     if mode == "fight":

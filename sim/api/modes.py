@@ -112,11 +112,11 @@ def _against_the_optimal(game, kit, monsters, best, g_per_survival, seed) -> dic
     survival beside his: exact where the chain solves it (fighter, runner without
     explosives), else ``GAP_FIGHTS`` sampled fights with a 95% interval."""
     import strategies
-    from sim.run.fight import exact_fight, simulate_fight
+    from sim.run.fight import chain_solves, exact_fight, simulate_fight
 
     rows = {}
     for name, strat in strategies.built_in("fight").items():
-        if name in ("fighter", "runner") and not any(n for _, n in kit.explosives):
+        if chain_solves(name, kit):
             r, how = exact_fight(game, kit, monsters, strat), "exact"
         else:
             r, how = simulate_fight(game, kit, monsters, strat, trials=GAP_FIGHTS, seed=seed), \

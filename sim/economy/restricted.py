@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.economy.shop import strongest
-from sim.run.results import json_safe
 from sim.economy.value import Estimate, bootstrap_resample, expand_factor, interval, value_cards
+from sim.run.results import json_safe
 
 
 @dataclass
@@ -167,13 +167,12 @@ def _unmeasured(reason, kits=True) -> dict:
 
 
 def _table_loss(tier, banned) -> TierLoss:
-    """A Stalkeriada planner's loss: his valuation's row of the one banned shop item."""
-    row = next((r for r in tier.rows if r["item"] == banned[0]), None) if len(banned) == 1 else None
+    """A Stalkeriada planner's loss: his valuation's row of the one banned shop item (``ban_problem``
+    lets one through at a table)."""
+    row = next(r for r in tier.rows if r["item"] == banned[0])
     common = dict(label=tier.label, budget=None, unit=tier.unit, kit=tier.choice.kit.describe(),
                   strategy=tier.choice.strategy, banned_kit=None, banned_strategy=tier.choice.strategy,
                   value_g={r["item"]: r["value_g"] for r in tier.rows})
-    if row is None:
-        return TierLoss(**common, **_unmeasured("at a table, ban one shop item at a time", kits=False))
     return TierLoss(**common, loss=row["effect"], loss_ci95=list(row["effect_ci95"]), loss_g=row["value_g"],
                     loss_g_ci95=list(row["value_g_ci95"]), reason=row.get("reason"))
 

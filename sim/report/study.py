@@ -152,9 +152,9 @@ def player_strength(s: Section, content, study, strategy, rows, out):
     round, Z-18, the stimulators at each death check, Z-08), and beside the optimal player
     who may not escape (restricted play: the fight to the end played best); the strategy's
     exact where its chain solves it."""
-    from sim.run.fight import exact_fight, optimal_fight
+    from sim.run.fight import chain_solves, exact_fight, optimal_fight
 
-    solvable = strategy.name in ("fighter", "runner")
+    solvable = all(chain_solves(strategy.name, loadout) for loadout in study.tiers.values())
     table = []
     for r in rows:
         loadout = study.tiers[r["tier"]]
@@ -172,8 +172,8 @@ def player_strength(s: Section, content, study, strategy, rows, out):
     escapes = sum(t["optimal_tries_escape"] for t in table)
     how = "exactly, by its Markov chain" if solvable else f"on {study.trials['fights']:,} fights"
     s.text(f"**How strong is the player.** Every survival above is the `{strategy.name}`'s; in the table below it "
-           f"is measured {how}, beside the optimal player's. The optimal player, solved exactly (`zonesim encounter --strategy optimal --exact`: the escape try "
-           "(Z-33), the weapon each round (Z-18) and the stimulators at each death check (Z-08) that make his "
+           f"is measured {how}, beside the optimal player's. The optimal player, solved exactly (`zonesim "
+           "encounter --strategy optimal --exact`: the escape try (Z-33), the weapon each round (Z-18) and the stimulators at each death check (Z-08) that make his "
            f"survival largest), survives {_span_text([t['p_optimal'] for t in table])} of these fights and tries the "
            f"escape in {escapes} of {len(table)}. At the starting reputation "
            f"({start}, `rules.toml` [stalker] start_reputation [A]) an escape roll succeeds on a d6 at or above the "

@@ -287,10 +287,18 @@ def _exact_result(solved, mean_rounds, mean_hp_left, elapsed_s) -> FightResult:
                        mean_rounds=mean_rounds, mean_hp_left=mean_hp_left, elapsed_s=elapsed_s)
 
 
+CHAINED = ("fighter", "runner")  # the strategies the absorbing chain solves (``sim.analysis.exact``)
+
+
+def chain_solves(strategy_name: str, loadout) -> bool:
+    """Whether ``exact_fight`` solves ``strategy_name`` with ``loadout``: fighter or runner, no explosives."""
+    return strategy_name in CHAINED and not any(n for _, n in loadout.explosives)
+
+
 def exact_fight(content, loadout, monsters, strategy) -> FightResult:
     """The absorbing-Markov-chain answer (``sim.analysis.exact``) for fighter or runner,
-    one monster, no explosives."""
-    if strategy.name not in ("fighter", "runner"):
+    one monster, no explosives (``chain_solves``)."""
+    if strategy.name not in CHAINED:
         raise LoadoutError(f"--exact: solves the fighter and runner strategies and the optimal player, "
                            f"not '{strategy.name}'")
     view, labels = _one_monster(content, loadout, monsters, "--exact")
