@@ -349,10 +349,25 @@ def campaign_outcomes(content: Content, loadout: Loadout, strategy: JourneyStrat
     row of the columns ``sim.kernels.journey.OUT_*``: order completions, cards
     held, reputation, wealth (Z-12), deaths, kills, the goal's day, then the day
     1, 2, ... order cards were first held (0: never; Z-09, Z-41)."""
-    k = _journey_inputs(content, loadout, strategy, days)
+    k = _recent_inputs(content, loadout, strategy, days)
     out = np.zeros((n, J.OUT_REACH0 + k.n_orders), np.int64)
     J.campaign_outcomes(seed, first, n, *k.args, out)
     return out
+
+
+_RECENT, RECENT_INPUTS = {}, 256
+
+
+def _recent_inputs(content: Content, loadout: Loadout, strategy: JourneyStrategy, days) -> _Inputs:
+    """``_journey_inputs``, kept for the last ``RECENT_INPUTS`` scenarios asked for: the
+    economy runs a kit's screen, the rest of its trials and its valuation one after
+    the other. The content object is kept with its entry, so its id names it."""
+    key = (id(content), loadout, strategy, days)
+    if key not in _RECENT:
+        if len(_RECENT) >= RECENT_INPUTS:
+            del _RECENT[next(iter(_RECENT))]
+        _RECENT[key] = content, _journey_inputs(content, loadout, strategy, days)
+    return _RECENT[key][1]
 
 
 def journey_result(content: Content, k: _Inputs, total, *, seed, trials, days) -> JourneyResult:
