@@ -98,6 +98,8 @@ class Mode:
     """A stalker's loadout plays it (the loadout options); else the players buy from the mode's own shop."""
     strongest: bool = False
     """``strongest`` (the search over its strategies, ``sim.run.search``) may stand for a strategy."""
+    tuned: bool = False
+    """``tuned`` (the player tuned per kit and objective, ``sim.run.player``) may stand for a strategy."""
     table: bool = False
     """Played at a table of seats, each with a strategy (``--opponents`` for the other seats)."""
 
@@ -108,6 +110,10 @@ class Mode:
     def strategy_names(self) -> tuple:
         """The built-in strategies' names, without compiling them."""
         return tuple(self.family.built_in)
+
+    def stand_ins(self) -> tuple:
+        """The names that may stand for a strategy besides the built-in ones (``strongest``, ``tuned``)."""
+        return ("strongest",) * self.strongest + ("tuned",) * self.tuned
 
     def load(self, content):
         """The mode's tables of ``content``, checked (one-line ``ContentError`` otherwise)."""
@@ -172,8 +178,8 @@ MODES = {mode.name: mode for mode in (
             "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
             "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL",
             "hunter": "strategies.journey:HUNTER", "evader": "strategies.journey:EVADER"}),
-        default_strategy="greedy", valuation="sim.economy.context:journey_scenario", valuation_trials=20_000,
-        headline="sim.run.headline:Journeys", report_steps=True),
+        default_strategy="greedy", tuned=True, valuation="sim.economy.context:journey_scenario",
+        valuation_trials=20_000, headline="sim.run.headline:Journeys", report_steps=True),
     Mode(
         name="skirmish", description="a party against monsters on a hex arena, with action points "
                                 "(docs/rules/skirmish-resolution.md)",

@@ -123,11 +123,15 @@ def planner(name: str, *, like: str = "cautious", **params):
     return planner_strategy(name, base.description, **{**dict(zip(base.param_names, base.params)), **params})
 
 
+HAND_WRITTEN = "nothing: a hand-written rule with fixed parameters"
+
+
 def list_strategies() -> dict:
     """Every mode's built-in strategies from the registry (``sim.modes``), by family: the
     first mode that plays it names it (``fight`` also plays duels). Each strategy with its
-    description and parameters (``zonesim strategies --json``); the skirmish list adds the
-    monsters' ``beast``.
+    description, parameters and what it optimises (``zonesim strategies --json``); the skirmish list adds the
+    monsters' ``beast``, the journey list the ``tuned`` player (``sim.run.player``) with what
+    he optimises.
 
         >>> [s["name"] for s in list_strategies()["journey"]]
     """
@@ -141,8 +145,12 @@ def list_strategies() -> dict:
             continue
         seen.add(id(mode.family))
         extra = (BEAST,) if name == "skirmish" else ()
-        listed[name] = [{"name": s.name, "description": s.description, "params": _strategy_params(s)}
-                        for s in (*strategies.built_in(name).values(), *extra)]
+        listed[name] = [{"name": s.name, "description": s.description, "params": _strategy_params(s),
+                         "optimises": HAND_WRITTEN} for s in (*strategies.built_in(name).values(), *extra)]
+        if mode.tuned:
+            from sim.run.player import listing
+
+            listed[name].append(listing())
     return listed
 
 

@@ -140,6 +140,7 @@ def journey(*, strategy="greedy", days=30, trials=200_000, seed=1, chunk=1 << 16
     """
     from sim.content.loadout import Loadout
     from sim.errors import UsageProblem
+    from sim.modes import MODES
     from sim.options import check_mode_trials, check_seed, check_strategies, run_params, set_threads
 
     check_seed(seed)
@@ -148,22 +149,26 @@ def journey(*, strategy="greedy", days=30, trials=200_000, seed=1, chunk=1 << 16
     if days < 1:
         raise UsageProblem(f"--days: {days}; give at least 1 day")
     check_mode_trials("journey", trials, days)
-    check_strategies("--strategy", [strategy], "journey")
+    check_strategies("--strategy", [strategy], "journey", extra=MODES["journey"].stand_ins())
     set_threads(threads)
     import strategies
     from sim.report.answers import Journey
     from sim.run.chunks import checkpoints
     from sim.run.distributed import cluster
     from sim.run.journey import simulate_journey
+    from sim.run.player import TUNED, campaign_player
 
-    strat = strategies.get(strategy, mode="journey")
+    if strategy == TUNED:
+        strat = campaign_player(game, kit, days=days, seed=seed).strategy
+    else:
+        strat = strategies.get(strategy, mode="journey")
     store = checkpoints(out, run_params("journey", game, loadout=kit, strategy=strat, days=days, trials=trials,
                                         seed=seed, chunk=chunk), resume)
     with cluster(scheduler, workers) as client:
         _started(on_start)
         result = simulate_journey(game, kit, strat, days=days, trials=trials, seed=seed, chunk=chunk,
                                   on_progress=_reporting(on_progress), client=client, store=store)
-    campaigns = Journey(**vars(result), loadout=kit, strategy=strat.name)
+    campaigns = Journey(**vars(result), loadout=kit, strategy=strat.description if strategy == TUNED else strat.name)
     if out is not None:
         from sim.report.files import write_journey
 

@@ -13,8 +13,9 @@ from sim.cli.common import (Chunk, ContentDir, Json, Resume, Scheduler, Seed, Th
 @app.command()
 @card_options()
 def journey(
-    strategy: Annotated[str, typer.Option(metavar="NAME", help=f"Journey strategy: {built_in('journey')}, or "
-                                                               "FILE.py:NAME (a JourneyStrategy).")
+    strategy: Annotated[str, typer.Option(metavar="NAME", help=f"Journey strategy: {built_in('journey')}, tuned "
+                                                               "(searched for this kit and economy.toml's objective, "
+                                                               "sim.run.player), or FILE.py:NAME (a JourneyStrategy).")
                         ] = "greedy",
         loadout: dict = None,
     days: Annotated[int, typer.Option(help="Days in the campaign (one turn = one day).")] = 30,

@@ -30,7 +30,8 @@ def value(
                                                 f"{built_in('fight')} (default the first), or strongest (every "
                                                 "built-in and a grid of tactician settings); skirmishes: "
                                                 f"{built_in('skirmish')} (default the first); journeys: "
-                                                f"{built_in('journey')}; stalkeriada: each planner is a tier "
+                                                f"{built_in('journey')}, or tuned (searched per kit and objective: sim.run.player; some "
+                                                "seconds a kit); stalkeriada: each planner is a tier "
                                                 "(default cautious); or FILE.py:NAME.")] = [],
     budget: Annotated[List[int], typer.Option(metavar="G", help="A budget tier the shopper buys a kit for (repeat; "
                                               "default: economy.toml's budgets). A loadout given instead is valued "

@@ -53,9 +53,9 @@ def economy_settings(game, quick, seed, objective=None):
 
 def check_valued_strategies(strategies, mode: str, opponents) -> list:
     """The strategy options of a scenario: ``--strategy`` names (fights also take
-    ``strongest``) and, at a Stalkeriada table, 1 to 5 ``--opponents`` (2 to 6 seats);
+    ``strongest``, campaigns ``tuned``) and, at a Stalkeriada table, 1 to 5 ``--opponents`` (2 to 6 seats);
     the opponents' names."""
-    check_strategies("--strategy", strategies, mode, extra=("strongest",) if MODES[mode].strongest else ())
+    check_strategies("--strategy", strategies, mode, extra=MODES[mode].stand_ins())
     if not MODES[mode].table:
         return []
     if not 1 <= len(opponents) <= 5:

@@ -194,12 +194,17 @@ class JourneyOutcome(Outcome):
 
     def __post_init__(self):
         import strategies  # compiles the kernels: after the input checks
+        from sim.run.player import TUNED
 
-        self.strategy = strategies.get(self.strategy_name, mode="journey")
+        self.tuned = self.strategy_name == TUNED  # the tuned player: his strategy is searched per kit and objective
+        self.strategy = None if self.tuned else strategies.get(self.strategy_name, mode="journey")
         self.unit = self.objective.unit
-        self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed])
+        self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed]
+                              + ([[list(w) for w in self.objective.weights], self.goal] if self.tuned else []))
 
     def task(self):
+        if self.tuned:
+            return partial(tuned_journey_sums, self.content, self.objective, self.goal, self.days, self.seed)
         return partial(journey_sums, self.content, self.strategy, self.days, self.seed)
 
     def view(self, entry):
@@ -209,15 +214,25 @@ class JourneyOutcome(Outcome):
         return entry
 
     def for_objective(self, objective) -> "JourneyOutcome":
-        """The same campaigns scored by ``objective``, on this one's runs (the cache and store are shared)."""
-        return replace(self, objective=objective)
+        """The same campaigns scored by ``objective``, on this one's runs (the cache and store are
+        shared), except the tuned player's: he plays for the objective, so he plays again."""
+        return replace(self, objective=objective, cache={} if self.tuned else self.cache)
+
+    def strategy_for(self, loadout):
+        """The journey strategy that plays ``loadout`` (the tuned player's for this kit)."""
+        if not self.tuned:
+            return self.strategy
+        from sim.run.player import tuned_player
+
+        return tuned_player(self.content, loadout, self.objective, goal=self.goal, days=self.days,
+                            seed=self.seed).strategy
 
     def hex_entries(self, loadout, trials: int) -> np.ndarray:
         """Hex entries per campaign, by hex, on the valuation trials (Z-39: each draws an event)."""
         from sim.run.journey import simulate_journey
 
-        run = simulate_journey(self.content, loadout, self.strategy, days=self.days, trials=trials, seed=self.seed,
-                               client=self.client)
+        run = simulate_journey(self.content, loadout, self.strategy_for(loadout), days=self.days, trials=trials,
+                               seed=self.seed, client=self.client)
         return run.traffic / trials
 
 
@@ -230,6 +245,14 @@ def journey_sums(content, strategy, days, seed, loadout, first, size, n_batches)
     outcomes = campaign_outcomes(content, loadout, strategy, days=days, seed=seed, first=first, n=size * n_batches)
     table = basis(outcomes, days)
     return table.reshape(n_batches, size, table.shape[1]).sum(axis=1)
+
+
+def tuned_journey_sums(content, objective, goal, days, seed, loadout, first, size, n_batches):
+    """``journey_sums`` played by the tuned player of ``loadout`` (``sim.run.player``; a picklable task)."""
+    from sim.run.player import tuned_player
+
+    player = tuned_player(content, loadout, objective, goal=goal, days=days, seed=seed)
+    return journey_sums(content, player.strategy, days, seed, loadout, first, size, n_batches)
 
 
 @dataclass
@@ -297,3 +320,4 @@ def table_sums(content, strategy, opponents, seed, kit, first, size, n_batches):
                                       first_game=first + b * size, start_bonus=(kit.bonus,) + (0,) * len(opponents))
         sums[b] = int(result.win_rates()["wins"][0]) / (1 + len(opponents))
     return sums
+

@@ -339,7 +339,7 @@ def test_strategies_json_lists_the_built_ins_with_their_parameters(tmp_path):
     assert set(data) == {"fight", "journey", "skirmish", "stalkeriada"}  # every mode's family, duel's is fight's
     for kind, listed in data.items():
         assert [s["name"] for s in listed][:len(strategies.names(kind))] == list(strategies.names(kind)), kind
-        assert all(set(s) == {"name", "description", "params"} for s in listed)
+        assert all(set(s) == {"name", "description", "params", "optimises"} for s in listed)
     assert "beast" in {s["name"] for s in data["skirmish"]}
     frugal = {s["name"]: s for s in data["journey"]}["frugal"]["params"]
     assert frugal["restock"] is False and frugal["fight"] == "runner"  # a journey strategy's settings
