@@ -344,6 +344,7 @@ def economy_step(content, study, out):
     by_objective = values_by_objective(result)
     objective_section(s, by_objective, out)
     shapley_section(s, result, out)
+    campaign_player_section(s, result, out)
     ctx = result.context
     s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns of "
                                  f"economy.toml under the {ctx.objective.name} objective, {ctx.trials:,} campaigns "
@@ -351,6 +352,44 @@ def economy_step(content, study, out):
                                  content.display_names())
     s.idle["the journey campaigns"] = _idle(result)
     return s
+
+
+def campaign_player_section(s: Section, result, out):
+    """How strong is the campaign's player: each tier's kit played by the strategy its values
+    were measured with and by the tuned player (``sim.run.player``: searched for the kit and
+    the objective on other dice), paired on the valuation campaigns."""
+    import strategies
+    from sim.analysis.stats import Z95
+    from sim.run.journey import campaign_outcomes
+    from sim.run.player import tuned_player
+
+    ctx, table = result.context, []
+    for tier in result.tiers:
+        kit, name = tier.choice.kit, tier.choice.strategy
+        player = tuned_player(ctx.content, kit, ctx.objective, goal=ctx.goal_orders, days=ctx.days, seed=ctx.seed)
+        scores = [ctx.objective.score(campaign_outcomes(ctx.content, kit, strategy, days=ctx.days, seed=ctx.seed,
+                                                        first=0, n=ctx.trials), ctx.days, ctx.goal_orders)
+                  for strategy in (strategies.get(name, mode="journey"), player.strategy)]
+        diff = scores[1] - scores[0]
+        half = Z95 * float(diff.std(ddof=1)) / math.sqrt(diff.size)
+        table.append({"tier": tier.label, "kit": kit.describe(), "strategy": name, "outcome": float(scores[0].mean()),
+                      "tuned": float(scores[1].mean()), "gain": float(diff.mean()),
+                      "gain_low": float(diff.mean()) - half, "gain_high": float(diff.mean()) + half,
+                      "tuned_player": player.strategy.description})
+    frame = pl.DataFrame(table)
+    write_parquet(out / "campaign_player.parquet", frame)
+    unit = ctx.objective.unit
+    gains = ", ".join(f"{t['tier']} {t['gain']:+.2f} [{t['gain_low']:+.2f}, {t['gain_high']:+.2f}]" for t in table)
+    s.text(f"**How strong is the player.** Every value above is a built-in strategy's: each kit is played by the "
+           f"strongest of economy.toml's family. The tuned player (`--strategy tuned`, docs: guide/strategies.md) "
+           f"is searched for each tier's kit and the {ctx.objective.name} objective on dice these campaigns never "
+           f"use; on the same {ctx.trials:,} campaigns a kit (seed {ctx.seed}) he changes the {unit} by {gains}. "
+           "A card's value is its effect over the kit's; where a stronger player gains alike with and without "
+           "it, the value stands, and `zonesim value --mode journey --kit KIT --items CARD --strategy tuned` "
+           "measures one card with him on both sides.")
+    s.table(frame.drop("kit").with_columns(pl.col("outcome", "tuned", "gain", "gain_low", "gain_high").round(2))
+            .rename({"strategy": "played by", "outcome": unit, "tuned": "tuned player", "tuned_player": "what he does"}),
+            "Each tier's kit: its strategy and the tuned player, paired (campaign_player.parquet)")
 
 
 def _idle(result) -> list:
