@@ -43,7 +43,7 @@ TUNING_FIRST = 1 << 41  # the tuning campaigns: after the selection sets (``sim.
 TRIALS = 2000
 CANDIDATES = 48
 FIGHTS = ("runner", "fighter", "tactician")
-SPACE = {  # name: (low, high) for numbers, a tuple of choices otherwise
+SPACE = {  # name: (low, high[, step]) for numbers, a tuple of choices otherwise
     "fight": FIGHTS, "flee_ratio": (0.0, 4.0), "danger_rounds": (0.0, 4.0), "danger_weight": (0, 6),
     "seek_danger": (0, 3), "order_choice": ("listed", "nearest"), "restock": (True, False),
     "recover_loot": (True, False),
@@ -120,64 +120,76 @@ def built_in_point(strategy) -> dict:
 def tuned_player(content: Content, loadout: Loadout, objective, *, goal: int, days: int, seed: int,
                  trials: int = TRIALS, candidates: int = CANDIDATES, cache: bool = True) -> TunedPlayer:
     """The tuned player of ``loadout`` under ``objective`` (module doc), from the disk cache when known."""
-    path = _cached_path(content, loadout, objective, goal, days, seed, trials, candidates) if cache else None
-    if path is not None and path.is_file():
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        return TunedPlayer(player_strategy(saved["choice"]), saved["score"], saved["best_built_in"],
-                           saved["built_in_score"], trials, candidates)
-    player, choice = _search(content, loadout, objective, goal, days, seed, trials, candidates)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_suffix(f".{os.getpid()}.part")
-        part.write_text(json.dumps({"choice": choice, "score": player.score, "best_built_in": player.best_built_in,
-                                    "built_in_score": player.built_in_score}), encoding="utf-8")
-        part.replace(path)
-    return player
-
-
-def _search(content, loadout, objective, goal, days, seed, trials, candidates):
     import strategies
     from sim.run.journey import campaign_outcomes
-
-    with warnings.catch_warnings():  # optuna's progress bar module warns in a notebook without ipywidgets
-        warnings.simplefilter("ignore")
-        import optuna
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
 
     def score(choice):
         out = campaign_outcomes(content, loadout, player_strategy(choice), days=days, seed=seed,
                                 first=TUNING_FIRST, n=trials)
         return float(objective.score(out, days, goal).mean())
 
-    family = strategies.built_in("journey")
-    scores, points = {}, {}
-    for name, strategy in family.items():
-        points[name] = built_in_point(strategy)
-        scores[name] = score(points[name])
+    family = {name: built_in_point(s) for name, s in strategies.built_in("journey").items()}
+    key = ["journey", SPACE_VERSION, content_key(content), loadout.describe(), loadout.character,
+           [list(w) for w in objective.weights], goal, days, seed, trials, candidates]
+    found = remembered(key, lambda: best_point(score, family, SPACE, candidates, seed), cache)
+    return TunedPlayer(player_strategy(found["choice"]), found["score"], found["best_built_in"],
+                       found["built_in_score"], trials, candidates)
+
+
+def best_point(score, family: dict, space: dict, candidates: int, seed: int) -> dict:
+    """The point of ``space`` with the best ``score``: the built-in ``family`` (``{name: point}``)
+    first, then Optuna's TPE sampler seeded with ``seed`` up to ``candidates`` points in all;
+    with the best built-in point's name and score (the yardstick)."""
+    with warnings.catch_warnings():  # optuna's progress bar module warns in a notebook without ipywidgets
+        warnings.simplefilter("ignore")
+        import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+    scores = {name: score(point) for name, point in family.items()}
     best_built_in = max(scores, key=lambda n: (scores[n], n))
-    study = optuna.create_study(direction="maximize",
-                                sampler=optuna.samplers.TPESampler(seed=seed, multivariate=True))
-    for name in family:
-        study.add_trial(optuna.trial.create_trial(params=points[name], distributions=_distributions(),
-                                                  value=scores[name]))
+    distributions = _distributions(space)
+    study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed, multivariate=True))
+    for name, point in family.items():
+        study.add_trial(optuna.trial.create_trial(params=point, distributions=distributions, value=scores[name]))
     for _ in range(max(0, candidates - len(family))):
-        trial = study.ask(_distributions())
+        trial = study.ask(distributions)
         study.tell(trial, score(trial.params))
     best = max(study.trials, key=lambda t: (t.value, -t.number))
-    choice = {k: _plain(best.params[k]) for k in SPACE}
-    return TunedPlayer(player_strategy(choice), float(best.value), best_built_in, scores[best_built_in], trials,
-                       candidates), choice
+    return {"choice": {k: _plain(best.params[k]) for k in space}, "score": float(best.value),
+            "best_built_in": best_built_in, "built_in_score": scores[best_built_in]}
 
 
-def _distributions() -> dict:
+def remembered(key: list, compute, cache: bool = True) -> dict:
+    """``compute()`` (a JSON-able dict), kept on disk under ``$ZONESIM_CACHE_DIR/players`` by
+    ``key`` (with the kernels' source digest: other kernels play otherwise) and read back."""
+    if not cache:
+        return compute()
+    digest = hashlib.sha256(json.dumps([_kernels(), *key]).encode()).hexdigest()[:32]
+    path = Path(os.environ.get("ZONESIM_CACHE_DIR", Path.home() / ".cache" / "zonesim")) / "players" / f"{digest}.json"
+    if path.is_file():
+        return json.loads(path.read_text(encoding="utf-8"))
+    found = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_suffix(f".{os.getpid()}.part")
+    part.write_text(json.dumps(found), encoding="utf-8")
+    part.replace(path)
+    return found
+
+
+def content_key(content: Content) -> list:
+    """What a search depends on in the content: its files and the prices in play."""
+    return [content.digest, {i: e["price"] for i, e in sorted(content.items.items())}]
+
+
+def _distributions(space: dict) -> dict:
     from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
 
     out = {}
-    for name, domain in SPACE.items():
+    for name, domain in space.items():
         if all(isinstance(v, float) for v in domain):
             out[name] = FloatDistribution(*domain)
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in domain):
-            out[name] = IntDistribution(*domain)
+            out[name] = IntDistribution(*domain[:2], step=domain[2] if len(domain) > 2 else 1)
         else:
             out[name] = CategoricalDistribution(domain)
     return out
@@ -193,11 +205,3 @@ def _kernels() -> str:
 
 def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
-
-
-def _cached_path(content, loadout, objective, goal, days, seed, trials, candidates) -> Path:
-    prices = {i: e["price"] for i, e in sorted(content.items.items())}
-    key = json.dumps([SPACE_VERSION, _kernels(), content.digest, prices, loadout.describe(),
-                      loadout.character, [list(w) for w in objective.weights], goal, days, seed, trials, candidates])
-    base = Path(os.environ.get("ZONESIM_CACHE_DIR", Path.home() / ".cache" / "zonesim"))
-    return base / "players" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"

@@ -69,7 +69,8 @@ def test_the_tuned_player_is_kept_per_kit_and_objective(content, speed, cache, m
     first = tuned(content, kit, speed)
     assert len(list(cache.glob("*.json"))) == 1
     searched = []
-    monkeypatch.setattr(P, "_search", lambda *a: searched.append(a) or (first, P.built_in_point(first.strategy)))
+    monkeypatch.setattr(P, "best_point", lambda *a: searched.append(a) or {
+        "choice": P.built_in_point(first.strategy), "score": 0.0, "best_built_in": "cautious", "built_in_score": 0.0})
     assert tuned(content, kit, speed).strategy == first.strategy
     assert searched == []
     safety = load_context(content, objective="safety").objective
