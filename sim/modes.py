@@ -98,8 +98,9 @@ class Mode:
     """A stalker's loadout plays it (the loadout options); else the players buy from the mode's own shop."""
     strongest: bool = False
     """``strongest`` (the search over its strategies, ``sim.run.search``) may stand for a strategy."""
-    tuned: bool = False
-    """``tuned`` (the player tuned per kit and objective, ``sim.run.player``) may stand for a strategy."""
+    tuned: str = ""
+    """``"module:function"``: the listing of the player ``tuned`` (searched for the scenario:
+    ``sim.run.player``, ``sim.run.tuned_planner``), who may stand for a strategy; empty: none."""
     table: bool = False
     """Played at a table of seats, each with a strategy (``--opponents`` for the other seats)."""
 
@@ -113,7 +114,7 @@ class Mode:
 
     def stand_ins(self) -> tuple:
         """The names that may stand for a strategy besides the built-in ones (``strongest``, ``tuned``)."""
-        return ("strongest",) * self.strongest + ("tuned",) * self.tuned
+        return ("strongest",) * self.strongest + ("tuned",) * bool(self.tuned)
 
     def load(self, content):
         """The mode's tables of ``content``, checked (one-line ``ContentError`` otherwise)."""
@@ -178,7 +179,7 @@ MODES = {mode.name: mode for mode in (
             "cautious": "strategies.journey:CAUTIOUS", "greedy": "strategies.journey:GREEDY",
             "tactician": "strategies.journey:TACTICIAN", "frugal": "strategies.journey:FRUGAL",
             "hunter": "strategies.journey:HUNTER", "evader": "strategies.journey:EVADER"}),
-        default_strategy="greedy", tuned=True, valuation="sim.economy.context:journey_scenario",
+        default_strategy="greedy", tuned="sim.run.player:listing", valuation="sim.economy.context:journey_scenario",
         valuation_trials=20_000, headline="sim.run.headline:Journeys", report_steps=True),
     Mode(
         name="skirmish", description="a party against monsters on a hex arena, with action points "
@@ -211,7 +212,7 @@ MODES = {mode.name: mode for mode in (
             "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",
             "jelly": "strategies.stalkeriada:JELLY", "rush": "strategies.stalkeriada:RUSH"}),
         default_strategy="cautious", valuation="sim.economy.context:table_scenario", valuation_trials=2_000,
-        loadout=False, table=True, headline="sim.run.headline:Stalkeriada", report_steps=True),
+        tuned="sim.run.tuned_planner:listing", loadout=False, table=True, headline="sim.run.headline:Stalkeriada", report_steps=True),
 )}
 """Every mode by name."""
 

@@ -130,13 +130,13 @@ def list_strategies() -> dict:
     """Every mode's built-in strategies from the registry (``sim.modes``), by family: the
     first mode that plays it names it (``fight`` also plays duels). Each strategy with its
     description, parameters and what it optimises (``zonesim strategies --json``); the skirmish list adds the
-    monsters' ``beast``, the journey list the ``tuned`` player (``sim.run.player``) with what
-    he optimises.
+    monsters' ``beast``, the journey and Stalkeriada lists their ``tuned`` player
+    (``sim.run.player``, ``sim.run.tuned_planner``) with what he optimises.
 
         >>> [s["name"] for s in list_strategies()["journey"]]
     """
     import strategies
-    from sim.modes import MODES
+    from sim.modes import MODES, resolve
     from strategies.skirmish import BEAST
 
     listed, seen = {}, set()
@@ -148,9 +148,7 @@ def list_strategies() -> dict:
         listed[name] = [{"name": s.name, "description": s.description, "params": _strategy_params(s),
                          "optimises": HAND_WRITTEN} for s in (*strategies.built_in(name).values(), *extra)]
         if mode.tuned:
-            from sim.run.player import listing
-
-            listed[name].append(listing())
+            listed[name].append(resolve(mode.tuned)())
     return listed
 
 

@@ -1,5 +1,6 @@
 """The modes, one call each: fights, journeys, skirmishes, Stalkeriada games, loadout searches, routes and skill tests."""
 
+from dataclasses import replace
 from pathlib import Path
 
 from sim.api.content import load_content
@@ -265,15 +266,35 @@ def skirmish_replay(number: int, *, party=DEFAULT_PARTY, monsters=SKIRMISH_MONST
 
 
 def _seats(option, players) -> list:
-    """The strategies of a Stalkeriada table (names or planners), 2 to 6, names checked."""
+    """The strategies of a Stalkeriada table (names or planners), 2 to 6, names checked;
+    ``tuned`` seats need another strategy at the table to be tuned against."""
     from sim.errors import UsageProblem
+    from sim.modes import MODES
     from sim.options import check_strategies
+    from sim.run.player import TUNED
 
     names = [p if isinstance(p, str) else p.name for p in players]
     if not 2 <= len(names) <= 6:
         raise UsageProblem(f"{option}: {len(names)} given ('{','.join(names)}'); Stalkeriada seats 2 to 6 players")
-    check_strategies(option, [p for p in players if isinstance(p, str)], "stalkeriada")
+    check_strategies(option, [p for p in players if isinstance(p, str)], "stalkeriada",
+                     extra=MODES["stalkeriada"].stand_ins())
+    if all(p == TUNED for p in players):
+        raise UsageProblem(f"{option}: every seat is tuned; name at least one other strategy for him to be tuned "
+                          "against, e.g. tuned,cautious,greedy")
     return list(players)
+
+
+def _tuned_seats(game, seats, seed) -> list:
+    """``seats`` with each ``tuned`` seat the planner tuned against the others (``sim.run.tuned_planner``)."""
+    import strategies
+    from sim.run.player import TUNED
+    from sim.run.tuned_planner import tuned_planner
+
+    if TUNED not in seats:
+        return seats
+    field = [strategies.get(p, mode="stalkeriada") if isinstance(p, str) else p for p in seats if p != TUNED]
+    planner = tuned_planner(game, field, seed=seed).strategy
+    return [planner if p == TUNED else p for p in seats]
 
 
 def _planner_store(out, resume, command, game, planners, **options):
@@ -306,13 +327,15 @@ def stalkeriada(players=STALKERIADA_PLAYERS, *, games=20_000, seed=1, rotate_sea
     from sim.run.distributed import cluster
     from sim.run.stalkeriada import simulate_stalkeriada, table_strategies
 
-    planners = table_strategies(seats)
+    planners = table_strategies(_tuned_seats(game, seats, seed))
+    tuned = next((s.description for s, p in zip(planners, seats) if p == "tuned"), "")
     store = _planner_store(out, resume, "stalkeriada", game, planners, games=games, seed=seed,
                            rotate_seats=rotate_seats, chunk=chunk)
     with cluster(scheduler, workers) as client:
         _started(on_start)
         result = simulate_stalkeriada(game, planners, games=games, seed=seed, rotate_seats=rotate_seats, chunk=chunk,
                                       on_progress=_reporting(on_progress), client=client, store=store)
+    result = replace(result, tuned=tuned) if tuned else result
     if out is not None:
         from sim.content.stalkeriada import load_stalkeriada
         from sim.report.files import write_stalkeriada
@@ -336,6 +359,9 @@ def stalkeriada_matrix(players=STALKERIADA_PLAYERS, *, set_size=2, games=5_000, 
 
     check_seed(seed)
     names = list(dict.fromkeys(_seats("--players", players)))
+    if "tuned" in names:
+        raise UsageProblem("--players: tuned is searched against one table (zonesim stalkeriada --players "
+                           "tuned,...), not for a round robin; leave it out here")
     if not 2 <= set_size <= min(6, len(names)):
         raise UsageProblem(f"--set-size: {set_size}; use 2 to {min(6, len(names))} for {len(names)} strategies")
     check_mode_trials("stalkeriada", games)

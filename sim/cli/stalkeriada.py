@@ -14,7 +14,9 @@ from sim.options import name_list
 
 Players = Annotated[str, typer.Option(metavar="NAME,NAME", help="Strategies in seat order (2 to 6): "
                                                                f"{built_in('stalkeriada')}, or FILE.py:NAME (a "
-                                                               "StalkeriadaStrategy). A name may repeat.")]
+                                                               "StalkeriadaStrategy). A name may repeat. zonesim "
+                                                               "stalkeriada also seats tuned: the planner searched "
+                                                               "against the other seats (sim.run.tuned_planner).")]
 Out = Annotated[Optional[Path], typer.Option("--out", help="Write manifest.json, parquet tables and PNG charts here "
                                                            "(and a checkpoint per finished chunk, for --resume).")]
 PLAYERS = ",".join(STALKERIADA_PLAYERS)
@@ -56,6 +58,7 @@ def stalkeriada(
       zonesim stalkeriada --games 20000
       zonesim stalkeriada --players cautious,rush --rotate-seats --games 50000 --json
       zonesim stalkeriada --players jelly,greedy,my_bots.py:hoarder --out results/st
+      zonesim stalkeriada --players tuned,cautious,greedy,jelly,rush --rotate-seats
     """
     with progress("games") as update:
         result = api.stalkeriada(name_list(players), games=games, seed=seed, rotate_seats=rotate_seats, chunk=chunk,
@@ -86,6 +89,8 @@ def _print_stalkeriada(result, out):
     table.add_row("(no winner)", f"{no_winner['win_rate']:.4f}",
                   f"[{no_winner['ci_low']:.4f}, {no_winner['ci_high']:.4f}]", "", "", "", "", "")
     console.print(table)
+    if result.tuned:
+        console.print(result.tuned, highlight=False)
     seats = ", ".join(f"seat {r['seat']} {r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
                       for r in result.seat_advantage().iter_rows(named=True))
     console.print(f"by seat: {seats}" + ("" if result.rotations > 1 else

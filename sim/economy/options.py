@@ -55,7 +55,8 @@ def check_valued_strategies(strategies, mode: str, opponents) -> list:
     """The strategy options of a scenario: ``--strategy`` names (fights also take
     ``strongest``, campaigns ``tuned``) and, at a Stalkeriada table, 1 to 5 ``--opponents`` (2 to 6 seats);
     the opponents' names."""
-    check_strategies("--strategy", strategies, mode, extra=MODES[mode].stand_ins())
+    stand_ins = () if MODES[mode].table else MODES[mode].stand_ins()  # the tuned planner: zonesim stalkeriada only
+    check_strategies("--strategy", strategies, mode, extra=stand_ins)
     if not MODES[mode].table:
         return []
     if not 1 <= len(opponents) <= 5:

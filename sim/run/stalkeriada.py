@@ -134,6 +134,7 @@ class StalkeriadaResult:
     tally: np.ndarray
     at: np.ndarray
     elapsed_s: float
+    tuned: str = ""  # the tuned planner's setting, where one sat at the table (``sim.run.tuned_planner``)
 
     def section(self, k):
         return self.tally[self.at[k]:self.at[k + 1]]
@@ -271,6 +272,7 @@ class StalkeriadaResult:
             "finishing_order": self.places().to_dicts(),
             "items": self.items().to_dicts(), "turns": self.turns, "elapsed_s": self.elapsed_s,
             "player_turns_per_s": self.turns / self.elapsed_s if self.elapsed_s > 0 else None,
+            **({"tuned": self.tuned} if self.tuned else {}),
         }
 
 
