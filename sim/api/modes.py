@@ -157,10 +157,14 @@ def journey(*, strategy="greedy", days=30, trials=200_000, seed=1, chunk=1 << 16
     from sim.run.chunks import checkpoints
     from sim.run.distributed import cluster
     from sim.run.journey import simulate_journey
-    from sim.run.player import TUNED, campaign_player
+    from sim.run.player import TUNED, tuned_player
 
-    if strategy == TUNED:
-        strat = campaign_player(game, kit, days=days, seed=seed).strategy
+    if strategy == TUNED:  # searched for economy.toml's objective in use and journey.toml's goal
+        from sim.content.journey import load_journey
+        from sim.economy.context import load_context
+
+        strat = tuned_player(game, kit, load_context(game).objective, goal=load_journey(game).settings["goal_orders"],
+                             days=days, seed=seed).strategy
     else:
         strat = strategies.get(strategy, mode="journey")
     store = checkpoints(out, run_params("journey", game, loadout=kit, strategy=strat, days=days, trials=trials,

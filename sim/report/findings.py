@@ -22,7 +22,7 @@ FINDINGS_KEYS = {"price_factor": (float, 1.0), "kill_share": (float, 0.0), "fini
 @dataclass(frozen=True)
 class Finding:
     """One finding: ``kind`` (over_priced, under_priced, worth_nothing, no_use,
-    deadly_monster, journey_finish, no_winner, seat_bias, matchup), what it is about, the number and its 95%
+    deadly_monster, journey_finish, no_winner, seat_bias, matchup, dominant), what it is about, the number and its 95%
     interval, the context it was measured in, the section with the evidence,
     the sentence the report prints, and its ``size`` (past its threshold, as a factor)."""
 
@@ -128,6 +128,16 @@ def no_winner_finding(share, low, high, mean_rounds, above, context, section) ->
     return [Finding("no_winner", "Stalkeriada", "p_no_winner", share, (low, high), context, section,
                     f"**{_pct(share)}** [{_pct(low)}, {_pct(high)}] of Stalkeriada games end with no winner; "
                     f"games last {mean_rounds:,.0f} rounds on average.", share / above)]
+
+
+def dominant_finding(share, low, high, fair, setting, context, section) -> list:
+    """A planner setting that wins clearly more than a fair share of the games that end with a winner."""
+    if low <= fair:
+        return []
+    return [Finding("dominant", "the tuned planner", "share_of_decided_games", share, (low, high), context, section,
+                    f"A **dominant planner**: tuned against the shipped settings ({setting}) he wins {_pct(share)} "
+                    f"[{_pct(low)}, {_pct(high)}] of the Stalkeriada games that end with a winner, against a fair "
+                    f"{_pct(fair)}.", share / fair)]
 
 
 def seat_findings(rows, no_winner, gap, context, section) -> list:

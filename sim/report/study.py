@@ -16,8 +16,8 @@ import polars as pl
 
 from sim.content.load import Content, ContentError, read_toml
 from sim.content.loadout import Loadout
-from sim.report.findings import (journey_finding, matchup_findings, monster_findings, no_winner_finding,
-                                 price_findings, seat_findings)
+from sim.report.findings import (dominant_finding, journey_finding, matchup_findings, monster_findings,
+                                 no_winner_finding, price_findings, seat_findings)
 from sim.run.results import atomic_write, write_parquet
 
 REPORT_FILE = "report.toml"
@@ -659,6 +659,7 @@ def stalkeriada_step(content, study, out):
                                     study.findings["no_winner_above"], full_table, s.title)
     s.findings += seat_findings(table.seat_advantage().to_dicts(), none["win_rate"], study.findings["seat_gap"],
                                 full_table, s.title)
+    tuned_table_section(s, content, names, n, seed, study.client, out)
     rr = round_robin(content, names, 2, games=n, seed=seed, client=study.client)
     write_parquet(out / "stalkeriada_matrix.parquet", rr.table)
     s.findings += matchup_findings(names, rr.rate, rr.low, rr.high, study.findings["never_wins_below"],
@@ -689,6 +690,45 @@ def stalkeriada_step(content, study, out):
         f"{tier.choice.kit.describe()}; the rate is what {values.context.handicap:,} G more at the start buys "
         f"(economy.toml's [stalkeriada] handicap): {tier.rate_text()}")
     return s
+
+
+def tuned_table_section(s: Section, content, names, n, seed, client, out):
+    """How strong is the Stalkeriada player: the planner tuned against the shipped field
+    (``sim.run.tuned_planner``) seated with it, every seat order: his win rate against a
+    fair share, and whether games end with him at the table."""
+    import strategies
+    from sim.analysis.stats import wilson
+    from sim.run.stalkeriada import simulate_stalkeriada
+    from sim.run.tuned_planner import tuned_planner
+
+    field = [strategies.get(p, mode="stalkeriada") for p in names]
+    planner = tuned_planner(content, field, seed=seed)
+    table = simulate_stalkeriada(content, [planner.strategy, *field], games=n, seed=seed, rotate_seats=True,
+                                 client=client)
+    wins = table.win_rates()
+    write_parquet(out / "stalkeriada_tuned.parquet", wins)
+    mine, none = wins.row(0, named=True), wins.row(-1, named=True)
+    fair, decided = 1 / (len(field) + 1), mine["games"] - none["wins"]
+    share, (low, high) = mine["wins"] / max(1, decided), wilson(mine["wins"], decided)
+    verdict = "he dominates this field" if low > fair else "no setting of the planner dominates this field"
+    pace = ("Even with him at the table most games end with no winner: within the planner family it is the rules "
+            "(the visa's price against the loot, S-05, S-06), not the shipped settings, that keep the games going "
+            "to the cap" if none["ci_low"] > 0.5 else "With him at the table at most half the games end with no "
+            "winner")
+    s.text(f"**How strong is the player.** The planner tuned against these {len(field)} (`zonesim stalkeriada "
+           f"--players tuned,{','.join(names)}`: the shipped settings, then Optuna's TPE over every planner "
+           f"parameter, on games the table never plays; his setting: "
+           f"{planner.strategy.description.split(': ', 1)[1]}) wins {mine['win_rate']:.1%} [{mine['ci_low']:.1%}, "
+           f"{mine['ci_high']:.1%}] of the games at the table of {len(field) + 1} ({n:,} games per seat order, "
+           f"seed {seed}), and {share:.0%} [{low:.0%}, {high:.0%}] of those that end with a winner, where a fair "
+           f"share is {fair:.0%}, so {verdict}. Nobody "
+           f"finishes in {none['win_rate']:.1%} [{none['ci_low']:.1%}, {none['ci_high']:.1%}] of the games at that "
+           "table. "
+           f"{pace}. The planner family walks, shops and sells by fixed rules; a search player that plans each "
+           "move is not built yet.")
+    setting = planner.strategy.description.split(": ", 1)[1]
+    s.findings += dominant_finding(share, low, high, fair, setting, f"the table of the tuned planner and "
+                                   f"{', '.join(names)}, {n:,} games per seat order, seed {seed}", s.title)
 
 
 STEPS = (("item economy", economy_step), ("item economy in fights", economy_fights_step), ("fights", fights_step),

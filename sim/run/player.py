@@ -72,17 +72,6 @@ class TunedPlayer:
                 "tuning_trials": self.trials, "candidates": self.candidates}
 
 
-def campaign_player(content: Content, loadout: Loadout, *, days: int, seed: int, objective=None) -> TunedPlayer:
-    """The tuned player of ``loadout`` on the campaign of ``days`` days, for economy.toml's
-    objective in use (or ``objective``, one of its ``[objectives]``) and journey.toml's goal."""
-    from sim.content.journey import load_journey
-    from sim.economy.context import load_context
-
-    chosen = load_context(content, objective=objective).objective
-    return tuned_player(content, loadout, chosen, goal=load_journey(content).settings["goal_orders"], days=days,
-                        seed=seed)
-
-
 def listing() -> dict:
     """The tuned player as ``zonesim strategies`` lists him."""
     return {"name": TUNED, "description": "searched for each kit and objective on the campaign's own dice: the "

@@ -12,7 +12,7 @@ import pytest
 from sim.content import DEFAULT_DIR, load_content
 from sim.economy.context import declared, load_context
 from sim.economy.value import value_cards
-from sim.report.findings import (journey_finding, matchup_findings, monster_findings, no_use_finding,
+from sim.report.findings import (dominant_finding, journey_finding, matchup_findings, monster_findings, no_use_finding,
                                  no_winner_finding, price_findings, rank, seat_findings)
 
 
@@ -50,6 +50,9 @@ def test_the_other_kinds_against_their_thresholds():
     assert journey_finding(0.7, 0.68, 0.72, 0.5, "standard", "ctx", "J") == []
     assert no_winner_finding(0.8, 0.78, 0.82, 412.0, 0.5, "ctx", "S")[0].kind == "no_winner"
     assert no_winner_finding(0.3, 0.28, 0.32, 90.0, 0.5, "ctx", "S") == []
+    (dominant,) = dominant_finding(0.37, 0.35, 0.40, 0.2, "pliers 1", "ctx", "S")
+    assert dominant.kind == "dominant" and dominant.size == pytest.approx(1.85)
+    assert dominant_finding(0.25, 0.19, 0.31, 0.2, "pliers 1", "ctx", "S") == []  # the interval holds a fair share
     seats = [{"seat": 1, "win_rate": 0.35, "ci_low": 0.33, "ci_high": 0.37},
              {"seat": 2, "win_rate": 0.25, "ci_low": 0.23, "ci_high": 0.27},
              {"seat": 3, "win_rate": 0.20, "ci_low": 0.15, "ci_high": 0.30}]
