@@ -375,11 +375,11 @@ def campaign_player_section(s: Section, result, out):
         table.append({"tier": tier.label, "kit": kit.describe(), "strategy": name, "outcome": float(scores[0].mean()),
                       "tuned": float(scores[1].mean()), "gain": float(diff.mean()),
                       "gain_low": float(diff.mean()) - half, "gain_high": float(diff.mean()) + half,
-                      "tuned_player": player.strategy.description})
+                      "tuned_player": player.strategy.description.removeprefix("tuned: ")})
     frame = pl.DataFrame(table)
     write_parquet(out / "campaign_player.parquet", frame)
     unit = ctx.objective.unit
-    gains = ", ".join(f"{t['tier']} {t['gain']:+.2f} [{t['gain_low']:+.2f}, {t['gain_high']:+.2f}]" for t in table)
+    gains = ", ".join(f"{t['gain']:+.2f} [{t['gain_low']:+.2f}, {t['gain_high']:+.2f}] at {t['tier']}" for t in table)
     s.text(f"**How strong is the player.** Every value above is a built-in strategy's: each kit is played by the "
            f"strongest of economy.toml's family. The tuned player (`--strategy tuned`, docs: guide/strategies.md) "
            f"is searched for each tier's kit and the {ctx.objective.name} objective on dice these campaigns never "
