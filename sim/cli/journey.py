@@ -61,19 +61,19 @@ def _print_journey(campaigns, out):
     """The outcome table of the campaigns, then days, money, deaths, levels and speed."""
     from rich.console import Console
 
+    from sim.run.journey import outcome_labels
+
     summary = campaigns.summary()
     console = Console()
     console.print(f"{campaigns.title()} · {campaigns.days} days", highlight=False)
     console.print(outcome_table(outcome_row(label, campaigns.probabilities[name], campaigns.ci95[name])
-                                for name, label in (("p_complete", "all orders done"),
-                                                    ("p_first_order", "first order done"),
-                                                    ("p_no_death", "never died"))))
+                                for name, label in outcome_labels(campaigns.goal_orders).items()))
     mean_days = summary["mean_days_to_complete"]
     console.print(f"days to finish (when finished) {mean_days:.2f}" if mean_days else "no campaign finished")
     console.print(f"money at the end {summary['mean_money']:,.0f} G "
                   f"[{summary['money_ci95'][0]:,.0f}, {summary['money_ci95'][1]:,.0f}] · deaths "
                   f"{summary['mean_deaths']:.3f} · kills {summary['mean_kills']:.2f} per campaign")
-    console.print(f"final level {summary['mean_level']:.2f} (K-04) · missions past level 12 "
+    console.print(f"final level {summary['mean_level']:.2f} (K-04) · missions gained by passing level 12 "
                   f"{summary['mean_missions']:.3f}")
     console.print(f"{campaigns.trials:,} campaigns · seed {campaigns.seed} · {campaigns.elapsed_s:.2f} s · "
                   f"{summary['hex_steps_per_s']:,.0f} hex-steps/s")

@@ -55,13 +55,16 @@ def fight_chart(result, title: str, provenance: str, path):
     plt.close(fig)
 
 
-def journey_curves_chart(by_day, title: str, provenance: str, path):
-    """P(all orders done), P(first order done) and P(no death yet) by day, with 95% bands."""
+def journey_curves_chart(by_day, title: str, provenance: str, path, goal_orders: int):
+    """P(the goal reached), P(an order completed) and P(no stalker died) by day, with 95% bands
+    (``sim.run.journey.outcome_labels``)."""
+    from sim.run.journey import outcome_labels
+
     fig, ax = plt.subplots(figsize=(9, 5))
     days = by_day["day"].to_numpy()
-    for name, label, colour in (("p_complete", "all orders done", "#2e7d32"),
-                                ("p_first_order", "first order done", "#1565c0"),
-                                ("p_no_death", "no death yet", "#c62828")):
+    colours = {"p_complete": "#2e7d32", "p_first_order": "#1565c0", "p_no_death": "#c62828"}
+    for name, label in outcome_labels(goal_orders).items():
+        colour = colours[name]
         ax.plot(days, by_day[name].to_numpy(), label=label, color=colour, lw=2)
         ax.fill_between(days, by_day[name + "_lo"].to_numpy(), by_day[name + "_hi"].to_numpy(), color=colour,
                         alpha=0.2, lw=0)

@@ -93,7 +93,8 @@ def write_journey(out: Path, game, journey, strategy):
                   "assumed [A] (journey.toml)")
     title = journey.title(hexmap.name)
     charts = out / "charts"
-    atomic_write(charts / "journey_curves.png", lambda p: journey_curves_chart(by_day, title, provenance, p))
+    atomic_write(charts / "journey_curves.png", lambda p: journey_curves_chart(by_day, title, provenance, p,
+                                                                               journey.goal_orders))
     atomic_write(charts / "journey_deaths.png", lambda p: draw_map(
         hexmap, p, title=f"Where stalkers die · {title}", provenance=provenance,
         heat=journey.deaths_at * 1000.0 / journey.trials, heat_label="deaths per 1,000 campaigns"))

@@ -50,11 +50,18 @@ def _pct(v):
     return f"{100 * v:.0f}%"
 
 
-def price_findings(items, factor, context, section, elsewhere=None, names=None) -> list:
+def suggested_price(value: float, step: int) -> int:
+    """The price a card's value suggests: its value to the nearest ``step`` G, and one step at least
+    (economy.toml ``[prices] step``; ``zonesim tune`` settles the whole list together)."""
+    return max(step, step * round(value / step))
+
+
+def price_findings(items, factor, context, section, elsewhere=None, names=None, step=25) -> list:
     """Cards whose price lies outside their value interval by more than ``factor``,
-    either way; the cards worth under 1 G (the whole interval) in one finding.
-    ``elsewhere``: ``{card: sentence}`` said after a card's finding (what it is worth
-    under the other objectives); ``names``: the cards' display names by id."""
+    either way, each with the price its value suggests (``suggested_price``); the cards
+    worth under 1 G (the whole interval) in one finding. ``elsewhere``: ``{card: sentence}``
+    said after a card's finding (what it is worth under the other objectives); ``names``:
+    the cards' display names by id."""
     name = (names or {}).get
     out, nothing = [], []
     for row in items:
@@ -74,7 +81,8 @@ def price_findings(items, factor, context, section, elsewhere=None, names=None) 
             continue
         out.append(Finding(kind, row["item"], "value_g", row["value_g"], (low, high), context, section,
                            f"**{name(row['item'], row['item'])}** is priced at {_g(price)}, {how} its value of "
-                           f"{_g(row['value_g'])} [{_g(low)}, {_g(high)}]."
+                           f"{_g(row['value_g'])} [{_g(low)}, {_g(high)}]: suggested price "
+                           f"**{_g(suggested_price(row['value_g'], step))}**."
                            + (f" {elsewhere[row['item']]}" if elsewhere and row["item"] in elsewhere else ""),
                            size / factor))
     if nothing:
@@ -100,16 +108,31 @@ def no_use_finding(cards_by_context: dict, section: str, names=None) -> list:
 
 def monster_findings(rows, kill_share, context, section, names=None) -> list:
     """Monsters that kill more than ``kill_share`` of a tier's stalkers (``rows``: monster, tier,
-    p_survive, ci_low, ci_high; ``names``: display names by id)."""
-    out = []
+    p_survive, ci_low, ci_high; ``names``: display names by id); the monsters of one tier whose
+    shares read alike are one finding."""
+    name = (names or {}).get
+    alike = {}
     for r in rows:
         death, low, high = 1 - r["p_survive"], 1 - r["ci_high"], 1 - r["ci_low"]
         if death > kill_share:
-            out.append(Finding("deadly_monster", f"{r['monster']} vs {r['tier']}", "p_death", death, (low, high),
-                               context, section, f"A **{(names or {}).get(r['monster'], r['monster'])}** kills {_pct(death)} [{_pct(low)}, "
-                               f"{_pct(high)}] of **{r['tier']}** stalkers in a fight to the end.",
-                               death / kill_share))
+            alike.setdefault((r["tier"], _pct(death), _pct(low), _pct(high)), []).append((r["monster"], death, low,
+                                                                                         high))
+    out = []
+    for (tier, *_), group in alike.items():
+        monsters = [m for m, *_ in group]
+        death, low, high = max(d for _, d, *_ in group), min(lo for *_, lo, _ in group), max(h for *_, h in group)
+        who = _listed([f"**{name(m, m)}**" for m in monsters])
+        verb = "kills" if len(monsters) == 1 else "each kill"
+        out.append(Finding("deadly_monster", f"{', '.join(monsters)} vs {tier}", "p_death", death, (low, high),
+                           context, section, f"A {who} {verb} {_pct(death)} [{_pct(low)}, {_pct(high)}] of "
+                           f"**{tier}** stalkers in a fight to the end.", death / kill_share))
     return out
+
+
+def _listed(words) -> str:
+    """``a``, ``a and b``, ``a, b and c``, each after the first with its "a"."""
+    words = [words[0]] + [f"a {w}" for w in words[1:]]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def journey_finding(p, low, high, finish_below, tier, context, section) -> list:
@@ -121,13 +144,16 @@ def journey_finding(p, low, high, finish_below, tier, context, section) -> list:
                     finish_below / max(p, 0.01))]
 
 
-def no_winner_finding(share, low, high, mean_rounds, above, context, section) -> list:
-    """Stalkeriada games without a winner when more than ``above`` of them end that way."""
+def no_winner_finding(share, low, high, mean_rounds, above, context, section, cap=None) -> list:
+    """Stalkeriada games without a winner when more than ``above`` of them end that way;
+    a mean length at the round cap ``cap`` is said as the cap."""
     if share <= above:
         return []
+    length = (f"every game runs to the round cap of {cap:,} rounds" if cap is not None and mean_rounds >= cap
+              else f"games last {mean_rounds:,.0f} rounds on average")
     return [Finding("no_winner", "Stalkeriada", "p_no_winner", share, (low, high), context, section,
                     f"**{_pct(share)}** [{_pct(low)}, {_pct(high)}] of Stalkeriada games end with no winner; "
-                    f"games last {mean_rounds:,.0f} rounds on average.", share / above)]
+                    f"{length}.", share / above)]
 
 
 def dominant_finding(share, low, high, fair, setting, context, section) -> list:

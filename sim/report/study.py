@@ -349,7 +349,7 @@ def economy_step(content, study, out):
     s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns of "
                                  f"economy.toml under the {ctx.objective.name} objective, {ctx.trials:,} campaigns "
                                  f"a kit, seed {ctx.seed}", s.title, other_objectives(by_objective),
-                                 content.display_names())
+                                 content.display_names(), step=ctx.price_step)
     s.idle["the journey campaigns"] = _idle(result)
     return s
 
@@ -639,8 +639,10 @@ def stalkeriada_step(content, study, out):
     length = table.length_summary()
     s.text(f"**No winner in {none['win_rate']:.1%} of games** [{none['ci_low']:.1%}, {none['ci_high']:.1%}] at the "
            f"full table ({', '.join(names)}; {table.games:,} games, every seat order, seed {seed}): nobody buys "
-           f"an exit visa (S-05) within the round cap of {table.round_cap:,} rounds. Games last {length['mean']:.0f} "
-           f"rounds on average (median {length['median']:.0f}): a game goes on until every player has bought his "
+           f"an exit visa (S-05) within the round cap of {table.round_cap:,} rounds. "
+           + ("Every game runs to that cap" if length["mean"] >= table.round_cap else
+              f"Games last {length['mean']:.0f} rounds on average (median {length['median']:.0f})")
+           + ": a game goes on until every player has bought his "
            "visa (S-05), so one player who never does keeps it to the cap. Sold loot leaves play (S-06, S-14, "
            "S-21), so the money in a game is bounded; the visa's price (stalkeriada.toml) against the loot prices "
            "sets whether anyone can finish. `zonesim tune --mode stalkeriada --objective target-finish=0.5` finds "
@@ -656,7 +658,7 @@ def stalkeriada_step(content, study, out):
         f"and the share placed last · {table.games:,} games, seed {seed}")
     full_table = f"the full table ({', '.join(names)}), {table.games:,} games, every seat order, seed {seed}"
     s.findings += no_winner_finding(none["win_rate"], none["ci_low"], none["ci_high"], length["mean"],
-                                    study.findings["no_winner_above"], full_table, s.title)
+                                    study.findings["no_winner_above"], full_table, s.title, cap=table.round_cap)
     s.findings += seat_findings(table.seat_advantage().to_dicts(), none["win_rate"], study.findings["seat_gap"],
                                 full_table, s.title)
     tuned_table_section(s, content, names, n, seed, study.client, out)

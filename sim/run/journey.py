@@ -125,6 +125,13 @@ def journey_tables(content: Content, journey: JourneyContent):
     return tuple(np.ascontiguousarray(t) for t in (weights, groups, monsters, traps, skills, finds, levels))
 
 
+def outcome_labels(goal_orders: int) -> dict:
+    """The campaign probabilities' words, by key, as the CLI and the charts print them and the
+    glossary defines them (Z-41: the goal is ``goal_orders`` order cards held at once)."""
+    return {"p_complete": f"reached the goal ({goal_orders} order cards held)",
+            "p_first_order": "completed at least one order", "p_no_death": "no stalker has died"}
+
+
 @dataclass
 class JourneyResult:
     """Aggregates of many campaigns. A campaign is complete the day the stalker

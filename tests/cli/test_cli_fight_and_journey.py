@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -515,3 +516,20 @@ def test_unknown_strategies_are_refused_before_any_kernel_loads(args, message):
     assert proc.returncode == 2 and len(said) == 1, proc.stderr[-2000:]
     assert said[0].startswith(f"zonesim: error: {message}"), said
     assert "sim.cli" in imported and not [m for m in imported if m.startswith("sim.kernels")]
+
+
+def test_journey_speaks_the_glossarys_words():
+    """Every outcome label ``zonesim journey`` prints is the glossary's own words for its key
+    (``sim.run.journey.outcome_labels``; "all orders done" said the goal was every order before)."""
+    from sim.run.journey import outcome_labels
+    from tests.infra import docs_checks as checks
+
+    out = ok("journey", "--trials", "200").stdout
+    meaning = {}
+    for line in (checks.ROOT / "docs" / "guide" / "glossary.md").read_text(encoding="utf-8").splitlines():
+        row = re.match(r"\| `(\w+)` \| (.*) \|$", line)
+        if row:
+            meaning[row.group(1)] = meaning.get(row.group(1), "") + row.group(2)
+    for key, label in {**outcome_labels(7), "mean_missions": "missions gained by passing level 12"}.items():
+        assert " ".join(label.split()) in " ".join(out.split()), label
+        assert label.split(" (")[0] in meaning[key], (key, meaning[key])

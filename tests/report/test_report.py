@@ -81,6 +81,22 @@ def test_findings_json_holds_the_ranked_findings_of_the_first_section(quick):
     assert {f["section"] for f in findings} <= titles
 
 
+def test_each_price_finding_suggests_a_price_and_no_two_findings_read_alike(quick):
+    """Every over- or under-priced finding gives the price its value suggests (its value to
+    economy.toml's 25 G step), and no two findings say the same apart from their subjects
+    (the monsters that kill every starter stalker are one finding: three alike before)."""
+    findings = json.loads((quick / "findings.json").read_text())
+    priced = [f for f in findings if f["kind"] in ("over_priced", "under_priced")]
+    assert priced
+    for f in priced:
+        found = re.search(r"suggested price \*\*([\d,]+) G\*\*", f["sentence"])
+        assert found, f["sentence"]
+        suggested = int(found.group(1).replace(",", ""))
+        assert suggested % 25 == 0 and abs(suggested - max(f["value"], 25)) <= 12.5, f
+    said = [re.sub(r"\*\*[^*]+\*\*", "", f["sentence"]) for f in findings]
+    assert len(said) == len(set(said)), [s for s in said if said.count(s) > 1]
+
+
 def test_the_first_screen_speaks_the_designers_words(quick):
     """The first 12 findings name cards and monsters by their display names,
     state each context once (lettered), and the body holds no machine path or timing."""

@@ -34,8 +34,8 @@ def test_price_findings_need_more_than_the_factor_either_way():
     assert [f.subject for f in rank(found.values())] == ["dud, dud2", "cheap", "dear"]  # a turn for each kind
     said = {f.subject: f.sentence for f in price_findings(rows, 2.0, "ctx", "sec",
                                                            {"dear": "Under wealth it is worth 900 G."})}
-    assert said["dear"].endswith("priced at 1,000 G, over 2.5× its value of 300 G [250 G, 400 G]. "
-                                 "Under wealth it is worth 900 G.")
+    assert said["dear"].endswith("priced at 1,000 G, over 2.5× its value of 300 G [250 G, 400 G]: suggested price "
+                                 "**300 G**. Under wealth it is worth 900 G.")
     assert said["cheap"] == found["cheap"].sentence
 
 
