@@ -101,7 +101,7 @@ def no_use_finding(cards_by_context: dict, section: str, names=None) -> list:
     if not contexts:
         return []
     idle = set.intersection(*(set(v) for v in cards_by_context.values()))
-    return [Finding("no_use", card, "verdict", 0.0, (0.0, 0.0), "; ".join(contexts), section,
+    return [Finding("no_use", card, "verdict", 0.0, (0.0, 0.0), "every context: " + "; ".join(contexts), section,
                     f"**{(names or {}).get(card, card)}** changes nothing in any context the report values "
                     "cards in.", 1.0) for card in sorted(idle)]
 

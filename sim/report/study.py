@@ -8,6 +8,7 @@ rests on. The study's settings are ``report.toml`` of the content folder."""
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -346,8 +347,8 @@ def economy_step(content, study, out):
     shapley_section(s, result, out)
     campaign_player_section(s, result, out)
     ctx = result.context
-    s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns of "
-                                 f"economy.toml under the {ctx.objective.name} objective, {ctx.trials:,} campaigns "
+    s.findings += price_findings(result.items, study.findings["price_factor"], f"the journey campaigns "
+                                 f"(economy.toml, the {ctx.objective.name} objective), {ctx.trials:,} campaigns "
                                  f"a kit, seed {ctx.seed}", s.title, other_objectives(by_objective),
                                  content.display_names(), step=ctx.price_step)
     s.idle["the journey campaigns"] = _idle(result)
@@ -618,8 +619,8 @@ def journeys_step(content, study, out):
     s.image("charts/journey_deaths.png", provenance)
     low, high = result.ci95["p_complete"]
     s.findings += journey_finding(result.probabilities["p_complete"], low, high, study.findings["finish_below"],
-                                  study.settings["journey_tier"], f"{n:,} campaigns of {days} days, seed {seed}, "
-                                  f"{strat.name}, {loadout.by_slot(character=True)}", s.title)
+                                  study.settings["journey_tier"], f"the report's journey, {n:,} campaigns of {days} "
+                                  f"days, seed {seed}, {strat.name}, {loadout.by_slot(character=True)}", s.title)
     return s
 
 
@@ -656,7 +657,8 @@ def stalkeriada_step(content, study, out):
                          pl.col("p_last").mul(100).round(1).alias("Placed last (%)")),
         f"The full table: finished first (win rate), mean place (S-05: by finishing order, then by money at the cap) "
         f"and the share placed last · {table.games:,} games, seed {seed}")
-    full_table = f"the full table ({', '.join(names)}), {table.games:,} games, every seat order, seed {seed}"
+    full_table = (f"the full Stalkeriada table ({', '.join(names)}), {table.games:,} games, every seat order, "
+                  f"seed {seed}")
     s.findings += no_winner_finding(none["win_rate"], none["ci_low"], none["ci_high"], length["mean"],
                                     study.findings["no_winner_above"], full_table, s.title, cap=table.round_cap)
     s.findings += seat_findings(table.seat_advantage().to_dicts(), none["win_rate"], study.findings["seat_gap"],
@@ -665,7 +667,7 @@ def stalkeriada_step(content, study, out):
     rr = round_robin(content, names, 2, games=n, seed=seed, client=study.client)
     write_parquet(out / "stalkeriada_matrix.parquet", rr.table)
     s.findings += matchup_findings(names, rr.rate, rr.low, rr.high, study.findings["never_wins_below"],
-                                   f"pairs, {n:,} games per pair and seat order, seed {seed}", s.title)
+                                   f"Stalkeriada pairs, {n:,} games per pair and seat order, seed {seed}", s.title)
     sc = load_stalkeriada(content)
     provenance = (f"{n:,} games per pair and seat order, seed {seed} · assumed [A]: "
                   + ", ".join(a.split(": ", 1)[1] for a in sc.assumed))
@@ -729,8 +731,8 @@ def tuned_table_section(s: Section, content, names, n, seed, client, out):
            f"{pace}. The planner family walks, shops and sells by fixed rules; a search player that plans each "
            "move is not built yet.")
     setting = planner.strategy.description.split(": ", 1)[1]
-    s.findings += dominant_finding(share, low, high, fair, setting, f"the table of the tuned planner and "
-                                   f"{', '.join(names)}, {n:,} games per seat order, seed {seed}", s.title)
+    s.findings += dominant_finding(share, low, high, fair, setting, f"the tuned planner's Stalkeriada table (tuned, "
+                                   f"{', '.join(names)}), {n:,} games per seat order, seed {seed}", s.title)
 
 
 STEPS = (("item economy", economy_step), ("item economy in fights", economy_fights_step), ("fights", fights_step),
@@ -837,8 +839,9 @@ SHOWN = 12
 
 def first_look(sections, study, names=None) -> tuple[Section, list]:
     """"What to look at first": every step's findings and the cards of no use in
-    every context, ranked (``sim.report.findings``), each linked to its section.
-    Each context is stated once, lettered; a finding names its letter."""
+    every context, ranked (``sim.report.findings``), each linked to its section and
+    naming its context in words (``context_names``), each context stated in full once
+    under the list; then how the findings are chosen."""
     from sim.report.findings import no_use_finding, rank
     from sim.report.html import slug
 
@@ -847,6 +850,17 @@ def first_look(sections, study, names=None) -> tuple[Section, list]:
     found = rank([f for s in sections for f in s.findings] + no_use_finding(idle, home, names))
     s = Section("What to look at first")
     t = study.findings
+    where = context_names(dict.fromkeys(f.context for f in found))
+    lines = [f"{k}. {f.sentence} (in {where[f.context]}; [evidence](#{slug(f.section)}))"
+             for k, f in enumerate(found, 1)]
+    if not found:
+        s.text("Nothing crosses a threshold.")
+    s.text("\n".join(lines[:SHOWN]))
+    if lines[SHOWN:]:  # folded away but readable with scripts off; all of them are in findings.json
+        s.text(f"<details><summary>{len(lines) - SHOWN} more findings</summary>\n\n" + "\n".join(lines[SHOWN:])
+               + "\n\n</details>")
+    if where:
+        s.text("Measured in " + "; ".join(f"**{name}**: {c}" for c, name in where.items()) + ".")
     s.text(f"The findings of this report, largest first, each from the numbers of the section it links to: cards "
            f"priced more than {t['price_factor']:g} times their value (or under 1/{t['price_factor']:g} of it), "
            f"cards of no use in any context, monsters that kill more than {t['kill_share']:.0%} of a tier's "
@@ -855,19 +869,19 @@ def first_look(sections, study, names=None) -> tuple[Section, list]:
            f"strategies that win every matchup or almost none ({REPORT_FILE} `[findings]`). Within a kind they "
            "rank by how far past its threshold each lies; the kinds take turns, the largest first. Brackets are "
            "95% intervals; `findings.json` holds the same list.")
-    letters = {c: chr(ord("A") + k) for k, c in enumerate(dict.fromkeys(f.context for f in found))}
-    if letters:
-        s.text("Measured in: " + "; ".join(f"**({letter})** {c}" for c, letter in letters.items()) + ".")
-    lines = [f"{k}. {f.sentence} ({letters[f.context]}; [evidence](#{slug(f.section)}))"
-             for k, f in enumerate(found, 1)]
-    if not found:
-        s.text("Nothing crosses a threshold.")
-    s.text("\n".join(lines[:SHOWN]))
-    if lines[SHOWN:]:  # folded away but readable with scripts off; all of them are in findings.json
-        s.text(f"<details><summary>{len(lines) - SHOWN} more findings</summary>\n\n" + "\n".join(lines[SHOWN:])
-               + "\n\n</details>")
     s.findings = found
     return s, found
+
+
+def context_names(contexts) -> dict:
+    """``{context: its name in words}``: a context's words before its first comma, colon or
+    parenthesis ("the journey campaigns"), numbered where two would read alike."""
+    names = {}
+    for context in contexts:
+        name = re.split(r" \(|,|:", context, maxsplit=1)[0]
+        alike = sum(n == name or n.startswith(f"{name} (") for n in names.values())
+        names[context] = f"{name} ({alike + 1})" if alike else name
+    return names
 
 
 def write_report(out: Path, sections, header: dict) -> tuple[Path, Path]:

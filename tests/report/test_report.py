@@ -99,7 +99,8 @@ def test_each_price_finding_suggests_a_price_and_no_two_findings_read_alike(quic
 
 def test_the_first_screen_speaks_the_designers_words(quick):
     """The first 12 findings name cards and monsters by their display names,
-    state each context once (lettered), and the body holds no machine path or timing."""
+    name each finding's context in words (its full text once, under the list, after
+    the findings), and the body holds no machine path or timing."""
     import re
 
     from sim.content import DEFAULT_DIR, load_content
@@ -113,6 +114,8 @@ def test_the_first_screen_speaks_the_designers_words(quick):
         assert not [i for i in renamed if re.search(rf"\b{re.escape(i)}\b", line)], line
     contexts = {f["context"] for f in json.loads((quick / "findings.json").read_text())}
     assert all(first.count(c) == 1 for c in contexts), contexts
+    assert all(re.search(r"\(in [a-z][^;]*; \[evidence\]", line) for line in shown), shown  # words, not letters
+    assert first.index("1. ") < first.index("Measured in ") < first.index("The findings of this report")
     assert str(DEFAULT_DIR) not in md and "<sub>" not in md and " s on " not in md
 
 
