@@ -141,8 +141,9 @@ def fights_step(content, study, out):
                           "loadout": [l.by_slot(character=True) for l in study.tiers.values()],
                           "price (G)": [l.cost(content) for l in study.tiers.values()]}), "The tiers")
     s.image("charts/fights_heatmap.png", provenance)
-    s.findings += monster_findings(rows, study.findings["kill_share"], f"one fight to the end, {n:,} fights, seed "
-                                   f"{seed}, {strategy.name}", s.title, content.display_names())
+    s.findings += monster_findings(rows, study.findings["kill_share"], f"the survival heat map (one monster, fought "
+                                   f"to the end), {n:,} fights, seed {seed}, {strategy.name}", s.title,
+                                   content.display_names())
     player_strength(s, content, study, strategy, rows, out)
     return s
 
