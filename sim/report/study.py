@@ -812,25 +812,35 @@ def run_study(content: Content, out: Path, *, quick=False, on_step=None, client=
 G_COLUMNS = ("price", "fair", "value_g", "value_low", "value_high", "upgrade_g", "reservation_g", "cost")
 
 
-def _fmt(v, column=""):
-    """A cell: amounts in G (columns named for prices, values in G, costs) as whole G, other floats to 4 digits."""
-    if isinstance(v, int) and not isinstance(v, bool) and any(k in column for k in G_COLUMNS):
+def in_g(column: str) -> bool:
+    """Whether a table column holds amounts in G (prices, values, costs, shares in G, the
+    plausible plays' values, a value under an objective: ``speed_g``)."""
+    return any(k in column for k in G_COLUMNS) or column.endswith("_g") or "_g_" in column or column.startswith(
+        "plays_")
+
+
+def _fmt(v, column="", whole=False):
+    """A cell: amounts in G (``in_g``) and the cells of a column of ``whole`` numbers as whole
+    numbers, other floats to 4 digits."""
+    if isinstance(v, int) and not isinstance(v, bool) and in_g(column):
         return f"{v:,}"
     if isinstance(v, float):
         if math.isnan(v):
             return ""
         if math.isinf(v):
             return "unbounded"
-        whole = abs(v) >= 100 or any(k in column for k in G_COLUMNS)
-        return f"{v:,.0f}" if whole else f"{v:.4f}"
+        return f"{v:,.0f}" if whole or in_g(column) else f"{v:.4f}"
     return "" if v is None else str(v)
 
 
 def _markdown_table(frame):
-    """A Markdown table; numeric columns aligned right."""
+    """A Markdown table; numeric columns aligned right, one precision per column (whole where
+    every number in it reaches 100)."""
     numeric = [dtype.is_numeric() for dtype in frame.dtypes]
+    whole = {c: n and all(abs(v) >= 100 for v in frame[c].drop_nulls().drop_nans() if math.isfinite(v))
+             if frame[c].dtype.is_float() else False for c, n in zip(frame.columns, numeric)}
     head = ("| " + " | ".join(frame.columns) + " |\n|" + "".join("---:|" if n else "---|" for n in numeric) + "\n")
-    return head + "".join("| " + " | ".join(_fmt(v, c).replace("|", "\\|") for v, c in zip(row, frame.columns))
+    return head + "".join("| " + " | ".join(_fmt(v, c, whole[c]).replace("|", "\\|") for v, c in zip(row, frame.columns))
                           + " |\n" for row in frame.iter_rows())
 
 

@@ -97,6 +97,22 @@ def test_each_price_finding_suggests_a_price_and_no_two_findings_read_alike(quic
     assert len(said) == len(set(said)), [s for s in said if said.count(s) > 1]
 
 
+def test_every_table_column_has_one_precision(quick):
+    """Each numeric column of every table in report.md shows its numbers to one number of
+    decimals (G whole; 32.7586 G beside 103 G in one column before)."""
+    md = (quick / "report.md").read_text()
+    mixed = []
+    for table in re.findall(r"(\| [^\n]+\|\n\|[-:|]+\n(?:\|[^\n]+\n)+)", md):
+        lines = table.strip().split("\n")
+        head = [c.strip() for c in lines[0].strip("|").split("|")]
+        rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
+        for j, column in enumerate(head):
+            numbers = [r[j] for r in rows if j < len(r) and re.fullmatch(r"-?[\d,]+(\.\d+)?", r[j])]
+            if len({len(n.partition(".")[2]) for n in numbers}) > 1:
+                mixed.append((column, numbers[:4]))
+    assert not mixed, mixed
+
+
 def test_the_first_screen_speaks_the_designers_words(quick):
     """The first 12 findings name cards and monsters by their display names,
     name each finding's context in words (its full text once, under the list, after
