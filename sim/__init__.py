@@ -29,12 +29,17 @@ def kernel_source_digest(roots=(_ROOT / "kernels", _ROOT.parent / "strategies"))
     return h.hexdigest()[:16]
 
 
+def cache_dir() -> Path:
+    """zonesim's cache folder: ``$ZONESIM_CACHE_DIR``, default ``~/.cache/zonesim`` (compiled
+    kernels, tuned players)."""
+    return Path(os.environ.get("ZONESIM_CACHE_DIR", Path.home() / ".cache" / "zonesim"))
+
+
 def _point_numba_cache():
-    """Use ``$ZONESIM_CACHE_DIR`` (default ``~/.cache/zonesim``) / numba-<digest>."""
+    """Use ``cache_dir()`` / numba-<digest>."""
     if "NUMBA_CACHE_DIR" in os.environ:
         return
-    base = Path(os.environ.get("ZONESIM_CACHE_DIR", Path.home() / ".cache" / "zonesim"))
-    cache = str(base / f"numba-{kernel_source_digest()}")
+    cache = str(cache_dir() / f"numba-{kernel_source_digest()}")
     os.environ["NUMBA_CACHE_DIR"] = cache
     if "numba" in sys.modules:  # numba read its config already
         sys.modules["numba"].config.CACHE_DIR = cache

@@ -212,7 +212,8 @@ MODES = {mode.name: mode for mode in (
             "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",
             "jelly": "strategies.stalkeriada:JELLY", "rush": "strategies.stalkeriada:RUSH"}),
         default_strategy="cautious", valuation="sim.economy.context:table_scenario", valuation_trials=2_000,
-        tuned="sim.run.tuned_planner:listing", loadout=False, table=True, headline="sim.run.headline:Stalkeriada", report_steps=True),
+        tuned="sim.run.tuned_planner:listing", loadout=False, table=True, headline="sim.run.headline:Stalkeriada",
+        report_steps=True),
 )}
 """Every mode by name."""
 

@@ -329,10 +329,11 @@ def stalkeriada(players=STALKERIADA_PLAYERS, *, games=20_000, seed=1, rotate_sea
     game = load_content(content)
     set_threads(threads)
     from sim.run.distributed import cluster
+    from sim.run.player import TUNED
     from sim.run.stalkeriada import simulate_stalkeriada, table_strategies
 
     planners = table_strategies(_tuned_seats(game, seats, seed))
-    tuned = next((s.description for s, p in zip(planners, seats) if p == "tuned"), "")
+    tuned = next((s.description for s, p in zip(planners, seats) if p == TUNED), "")
     store = _planner_store(out, resume, "stalkeriada", game, planners, games=games, seed=seed,
                            rotate_seats=rotate_seats, chunk=chunk)
     with cluster(scheduler, workers) as client:
@@ -360,10 +361,11 @@ def stalkeriada_matrix(players=STALKERIADA_PLAYERS, *, set_size=2, games=5_000, 
     """
     from sim.errors import UsageProblem
     from sim.options import check_mode_trials, check_seed, set_threads
+    from sim.run.player import TUNED
 
     check_seed(seed)
     names = list(dict.fromkeys(_seats("--players", players)))
-    if "tuned" in names:
+    if TUNED in names:
         raise UsageProblem("--players: tuned is searched against one table (zonesim stalkeriada --players "
                            "tuned,...), not for a round robin; leave it out here")
     if not 2 <= set_size <= min(6, len(names)):

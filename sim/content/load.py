@@ -61,6 +61,10 @@ class Content:
         return _restore, (self.directory, _files(Path(self.directory)),
                           {i: dict(e.fields) for i, e in self.items.items()})
 
+    def prices(self) -> dict:
+        """Every item's price by id, in id order (what a run that shops depends on beside the files)."""
+        return {i: e["price"] for i, e in sorted(self.items.items())}
+
     def display_names(self) -> dict:
         """Every item's and monster's name for people (``name``, or its id), by id."""
         return {e.id: e.name for group in (self.items, self.monsters) for e in group.values()}

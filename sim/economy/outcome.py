@@ -171,10 +171,6 @@ def _fielded(key, task):
         return exc
 
 
-def _prices(content: Content) -> dict:
-    return {i: e["price"] for i, e in sorted(content.items.items())}
-
-
 @dataclass
 class JourneyOutcome(Outcome):
     """The objective's score (``sim.economy.objective``) of a kit under one
@@ -199,7 +195,7 @@ class JourneyOutcome(Outcome):
         self.tuned = self.strategy_name == TUNED  # the tuned player: his strategy is searched per kit and objective
         self.strategy = None if self.tuned else strategies.get(self.strategy_name, mode="journey")
         self.unit = self.objective.unit
-        self.key = json.dumps([self.content.digest, _prices(self.content), self.strategy_name, self.days, self.seed]
+        self.key = json.dumps([self.content.digest, self.content.prices(), self.strategy_name, self.days, self.seed]
                               + ([[list(w) for w in self.objective.weights], self.goal] if self.tuned else []))
 
     def task(self):
@@ -271,7 +267,7 @@ class SurvivalOutcome(Outcome):
     unit = "survival"
 
     def __post_init__(self):
-        self.key = json.dumps([self.content.digest, _prices(self.content), self.label, list(self.shares), self.seed])
+        self.key = json.dumps([self.content.digest, self.content.prices(), self.label, list(self.shares), self.seed])
 
     def task(self):
         return partial(survival_sums, self.measures, self.shares, self.seed)
@@ -320,4 +316,3 @@ def table_sums(content, strategy, opponents, seed, kit, first, size, n_batches):
                                       first_game=first + b * size, start_bonus=(kit.bonus,) + (0,) * len(opponents))
         sums[b] = int(result.win_rates()["wins"][0]) / (1 + len(opponents))
     return sums
-

@@ -25,7 +25,7 @@ class EntryPoint:
     def __init__(self, py_func, signature, options):
         functools.update_wrapper(self, py_func)
         self.py_func, self.signature, self.options = py_func, signature, options
-        self._dispatcher = self._compiled = None
+        self._dispatcher = self._compiled = self._argtypes = None
         self._lock = threading.Lock()
 
     def compile(self):
@@ -33,16 +33,17 @@ class EntryPoint:
         with self._lock:
             if self._dispatcher is None:
                 dispatcher = njit(self.signature, cache=True, **self.options)(self.py_func)
-                self._compiled = dispatcher.overloads[dispatcher.signatures[0]].entry_point
+                self._argtypes = dispatcher.signatures[0]
+                self._compiled = dispatcher.overloads[self._argtypes].entry_point
                 self._dispatcher = dispatcher
         return self._dispatcher
 
     def __call__(self, *args):
         if self._compiled is None:
             self.compile()
-        if len(args) != len(self._dispatcher.signatures[0]):
-            raise TypeError(f"{self.__name__}: {len(args)} arguments for {len(self._dispatcher.signatures[0])}")
-        for n, (value, expected) in enumerate(zip(args, self._dispatcher.signatures[0])):
+        if len(args) != len(self._argtypes):
+            raise TypeError(f"{self.__name__}: {len(args)} arguments for {len(self._argtypes)}")
+        for n, (value, expected) in enumerate(zip(args, self._argtypes)):
             if not fits(value, expected):
                 raise TypeError(f"{self.__name__}: argument {n} is not {expected}")
         return self._compiled(*args)

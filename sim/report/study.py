@@ -708,6 +708,7 @@ def tuned_table_section(s: Section, content, names, n, seed, client, out):
 
     field = [strategies.get(p, mode="stalkeriada") for p in names]
     planner = tuned_planner(content, field, seed=seed)
+    setting = planner.strategy.description.split(": ", 1)[1]
     table = simulate_stalkeriada(content, [planner.strategy, *field], games=n, seed=seed, rotate_seats=True,
                                  client=client)
     wins = table.win_rates()
@@ -722,8 +723,7 @@ def tuned_table_section(s: Section, content, names, n, seed, client, out):
             "winner")
     s.text(f"**How strong is the player.** The planner tuned against these {len(field)} (`zonesim stalkeriada "
            f"--players tuned,{','.join(names)}`: the shipped settings, then Optuna's TPE over every planner "
-           f"parameter, on games the table never plays; his setting: "
-           f"{planner.strategy.description.split(': ', 1)[1]}) wins {mine['win_rate']:.1%} [{mine['ci_low']:.1%}, "
+           f"parameter, on games the table never plays; his setting: {setting}) wins {mine['win_rate']:.1%} [{mine['ci_low']:.1%}, "
            f"{mine['ci_high']:.1%}] of the games at the table of {len(field) + 1} ({n:,} games per seat order, "
            f"seed {seed}), and {share:.0%} [{low:.0%}, {high:.0%}] of those that end with a winner, where a fair "
            f"share is {fair:.0%}, so {verdict}. Nobody "
@@ -731,7 +731,6 @@ def tuned_table_section(s: Section, content, names, n, seed, client, out):
            "table. "
            f"{pace}. The planner family walks, shops and sells by fixed rules; a search player that plans each "
            "move is not built yet.")
-    setting = planner.strategy.description.split(": ", 1)[1]
     s.findings += dominant_finding(share, low, high, fair, setting, f"the tuned planner's Stalkeriada table (tuned, "
                                    f"{', '.join(names)}), {n:,} games per seat order, seed {seed}", s.title)
 

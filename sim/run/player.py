@@ -18,7 +18,7 @@ about how a hand-written script plays that kit.
   elsewhere are measured on other dice, so his luck there is not counted.
 - **What it costs**: ``candidates`` x ``trials`` campaigns per kit (48 x 2,000
   by default: about two seconds on 2 cores). The result is kept on disk
-  (``$ZONESIM_CACHE_DIR/players``) per kernel source, content and prices,
+  (``sim.cache_dir()/players``) per kernel source, content and prices,
   kit, objective, campaign length, seed and search size, so a kit is tuned
   once.
 """
@@ -31,10 +31,10 @@ import json
 import os
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+from sim import cache_dir
 from sim.content import Content
 from sim.content.loadout import Loadout
 
@@ -60,16 +60,6 @@ class TunedPlayer:
     score: float
     best_built_in: str
     built_in_score: float
-    trials: int
-    candidates: int
-
-    def describe(self) -> dict:
-        s = self.strategy
-        return {"strategy": s.name, "fight": s.fight, "fight_params": list(s.fight_params),
-                "danger_weight": s.danger_weight, "seek_danger": s.seek_danger, "order_choice": s.order_choice,
-                "restock": s.restock, "recover_loot": s.recover_loot, "tuning_score": self.score,
-                "best_built_in": self.best_built_in, "built_in_score": self.built_in_score,
-                "tuning_trials": self.trials, "candidates": self.candidates}
 
 
 def listing() -> dict:
@@ -117,12 +107,15 @@ def tuned_player(content: Content, loadout: Loadout, objective, *, goal: int, da
                                 first=TUNING_FIRST, n=trials)
         return float(objective.score(out, days, goal).mean())
 
-    family = {name: built_in_point(s) for name, s in strategies.built_in("journey").items()}
+    def search():
+        family = {name: built_in_point(s) for name, s in strategies.built_in("journey").items()}
+        return best_point(score, family, SPACE, candidates, seed)
+
     key = ["journey", SPACE_VERSION, content_key(content), loadout.describe(), loadout.character,
            [list(w) for w in objective.weights], goal, days, seed, trials, candidates]
-    found = remembered(key, lambda: best_point(score, family, SPACE, candidates, seed), cache)
+    found = remembered(key, search, cache)
     return TunedPlayer(player_strategy(found["choice"]), found["score"], found["best_built_in"],
-                       found["built_in_score"], trials, candidates)
+                       found["built_in_score"])
 
 
 def best_point(score, family: dict, space: dict, candidates: int, seed: int) -> dict:
@@ -149,25 +142,33 @@ def best_point(score, family: dict, space: dict, candidates: int, seed: int) -> 
 
 
 def remembered(key: list, compute, cache: bool = True) -> dict:
-    """``compute()`` (a JSON-able dict), kept on disk under ``$ZONESIM_CACHE_DIR/players`` by
-    ``key`` (with the kernels' source digest: other kernels play otherwise) and read back."""
+    """``compute()`` (a JSON-able dict), kept on disk under ``sim.cache_dir()/players`` by
+    ``key`` (with the kernels' source digest: other kernels play otherwise) and read back,
+    once per process: a kit's player is asked for at each of its runs."""
     if not cache:
         return compute()
     digest = hashlib.sha256(json.dumps([_kernels(), *key]).encode()).hexdigest()[:32]
-    path = Path(os.environ.get("ZONESIM_CACHE_DIR", Path.home() / ".cache" / "zonesim")) / "players" / f"{digest}.json"
+    path = cache_dir() / "players" / f"{digest}.json"
+    if path in _READ:
+        return _READ[path]
     if path.is_file():
-        return json.loads(path.read_text(encoding="utf-8"))
+        _READ[path] = json.loads(path.read_text(encoding="utf-8"))
+        return _READ[path]
     found = compute()
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_suffix(f".{os.getpid()}.part")
     part.write_text(json.dumps(found), encoding="utf-8")
     part.replace(path)
+    _READ[path] = found
     return found
+
+
+_READ = {}  # what ``remembered`` read or wrote in this process, by file
 
 
 def content_key(content: Content) -> list:
     """What a search depends on in the content: its files and the prices in play."""
-    return [content.digest, {i: e["price"] for i, e in sorted(content.items.items())}]
+    return [content.digest, content.prices()]
 
 
 def _distributions(space: dict) -> dict:

@@ -47,7 +47,7 @@ def test_z39_z41_the_tuned_player_is_at_least_as_fast_as_the_best_built_in(conte
     assert player.score >= player.built_in_score  # the family is among the candidates
     best = strategies.get(player.best_built_in, mode="journey")
     gain, se = paired(spare_days(content, kit, player.strategy, N), spare_days(content, kit, best, N))
-    assert gain >= -4 * se, (player.describe(), gain, se)
+    assert gain >= -4 * se, (player, gain, se)
 
 
 @pytest.mark.parametrize("spec", [KIT_1000, KIT_5000])
