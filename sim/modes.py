@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from importlib import import_module
 
 BASE_FILES = ("rules.toml", "characters.toml", "items.toml", "monsters.toml")
+SEARCH = "search"
+"""The seat name of a mode's search player (``Mode.search``)."""
 """The content files every mode's stalkers, items and monsters come from (``sim.content.schema.FILES``)."""
 
 
@@ -101,6 +103,10 @@ class Mode:
     tuned: str = ""
     """``"module:function"``: the listing of the player ``tuned`` (searched for the scenario:
     ``sim.run.player``, ``sim.run.tuned_planner``), who may stand for a strategy; empty: none."""
+    search: str = ""
+    """``"module:function"``: the listing of the player ``search`` (a search over the
+    family's settings before each turn: ``strategies.stalkeriada.search_player``), who
+    may take a seat; empty: none."""
     table: bool = False
     """Played at a table of seats, each with a strategy (``--opponents`` for the other seats)."""
 
@@ -113,8 +119,8 @@ class Mode:
         return tuple(self.family.built_in)
 
     def stand_ins(self) -> tuple:
-        """The names that may stand for a strategy besides the built-in ones (``strongest``, ``tuned``)."""
-        return ("strongest",) * self.strongest + ("tuned",) * bool(self.tuned)
+        """The names that may stand for a strategy besides the built-in ones (``strongest``, ``tuned``, ``search``)."""
+        return ("strongest",) * self.strongest + ("tuned",) * bool(self.tuned) + (SEARCH,) * bool(self.search)
 
     def load(self, content):
         """The mode's tables of ``content``, checked (one-line ``ContentError`` otherwise)."""
@@ -212,7 +218,7 @@ MODES = {mode.name: mode for mode in (
             "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",
             "jelly": "strategies.stalkeriada:JELLY", "rush": "strategies.stalkeriada:RUSH"}),
         default_strategy="cautious", valuation="sim.economy.context:table_scenario", valuation_trials=2_000,
-        tuned="sim.run.tuned_planner:listing", loadout=False, table=True, headline="sim.run.headline:Stalkeriada",
+        tuned="sim.run.tuned_planner:listing", search="strategies.stalkeriada:search_listing", loadout=False, table=True, headline="sim.run.headline:Stalkeriada",
         report_steps=True),
 )}
 """Every mode by name."""

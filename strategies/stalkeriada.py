@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from sim.modes import SEARCH
+
 from sim.kernels.stalkeriada import (
     BUY_NUT, BUY_OZK, BUY_PLIERS, D_BUY, D_FENCE, D_JELLY, D_SELL, D_SLIDE, D_STEP, DECISION,
     DEVILS_CABBAGE, EMPTY_CONTAINER, FENCE, FIRE_FLUFF, FLIP, FULL_CONTAINER, GAP, GATE, GOLDEN_BALL,
@@ -274,13 +276,21 @@ def planner(kind, s, g, params):
 
 @dataclass(frozen=True)
 class StalkeriadaStrategy:
-    """A named Stalkeriada strategy: a ``DECISION`` function and its parameters."""
+    """A named Stalkeriada strategy: a ``DECISION`` function and its parameters. A
+    search player (``search_player``) also has a ``menu`` of parameter settings, one
+    picked before each of his turns by ``rollouts`` rollouts of ``horizon`` rounds
+    each (``sim.kernels.stalkeriada.choose``); ``params`` is the menu's first."""
 
     name: str
     description: str
     decide: object
     params: tuple
     param_names: tuple = PLANNER_PARAMS
+    menu: tuple = ()
+    rollouts: int = 0
+    horizon: int = 0
+    order_worth: tuple = (0, 0)  # a jelly order in his rollouts' score, per mille of its reward: empty, full
+    switch_z: float = 0.0  # he leaves the setting he plays for one better by this many standard errors
 
     def param_vector(self):
         p = np.asarray(self.params, dtype=np.float64)
@@ -300,3 +310,41 @@ JELLY = planner_strategy("jelly", "takes the witch's-jelly order; pliers, OZK an
                  pliers=1, ozk=1, nuts=1, reserve=0, home_at=3, jelly=1, sell_min=500, throw=1)
 RUSH = planner_strategy("rush", "buys nothing but the exit visa; goes home with 3 loot",
                 pliers=0, ozk=0, nuts=0, reserve=0, home_at=3, jelly=0, sell_min=500, throw=0)
+
+
+SEARCH_MENU = (JELLY, CAUTIOUS, GREEDY, RUSH)  # the shipped settings; he starts each game on the first (the best alone)
+ROLLOUTS = 8  # rollouts per setting of the menu, before each of his turns
+HORIZON = 10  # rounds each rollout plays on
+
+
+ORDER_WORTH = (250, 750)
+
+
+SWITCH_Z = 2.0
+
+
+def search_player(menu, *, rollouts=ROLLOUTS, horizon=HORIZON, order_worth=ORDER_WORTH, switch_z=SWITCH_Z,
+                  name=SEARCH):
+    """The search player over the settings ``menu`` (planner strategies, the first his
+    start): before each turn he plays every setting on the same ``rollouts`` determinised
+    rollouts of ``horizon`` rounds, scored with a jelly order at ``order_worth`` per mille
+    of its reward (empty, full), and moves to the best setting when it beats the one he
+    plays by ``switch_z`` standard errors (``sim.kernels.stalkeriada.choose``)."""
+    description = (f"searches {', '.join(m.name for m in menu)} before each turn: {rollouts} determinised rollouts "
+                   f"each of {horizon} rounds; starts on {menu[0].name} and leaves the setting he plays for one "
+                   f"better by {switch_z:g} standard errors")
+    return StalkeriadaStrategy(name, description, planner, menu[0].params, menu=tuple(m.params for m in menu),
+                               rollouts=rollouts, horizon=horizon, order_worth=tuple(order_worth),
+                               switch_z=switch_z)
+
+
+def search_listing() -> dict:
+    """The search player as ``zonesim strategies`` lists him."""
+    return {"name": SEARCH, "description": "before each of his turns, plays each shipped planner setting on the same "
+            "determinised rollouts (the face-down tiles and fences laid again as the seats' knowledge allows, fresh "
+            "dice, the other seats by their own strategies) and leaves the setting he plays (jelly at the start) "
+            "only for one clearly better (strategies.stalkeriada.search_player)",
+            "params": {"rollouts": ROLLOUTS, "horizon_rounds": HORIZON, "switch_z": SWITCH_Z,
+                       "jelly_order_worth_permille": list(ORDER_WORTH)},
+            "optimises": "his chance to finish first, scored at the horizon by his lead in money and goods over the "
+                         "richest other seat"}

@@ -131,7 +131,8 @@ def list_strategies() -> dict:
     first mode that plays it names it (``fight`` also plays duels). Each strategy with its
     description, parameters and what it optimises (``zonesim strategies --json``); the skirmish list adds the
     monsters' ``beast``, the journey and Stalkeriada lists their ``tuned`` player
-    (``sim.run.player``, ``sim.run.tuned_planner``) with what he optimises.
+    (``sim.run.player``, ``sim.run.tuned_planner``) and Stalkeriada's ``search`` player
+    (``strategies.stalkeriada.search_player``), with what each optimises.
 
         >>> [s["name"] for s in list_strategies()["journey"]]
     """
@@ -147,8 +148,7 @@ def list_strategies() -> dict:
         extra = (BEAST,) if name == "skirmish" else ()
         listed[name] = [{"name": s.name, "description": s.description, "params": _strategy_params(s),
                          "optimises": HAND_WRITTEN} for s in (*strategies.built_in(name).values(), *extra)]
-        if mode.tuned:
-            listed[name].append(resolve(mode.tuned)())
+        listed[name] += [resolve(player)() for player in (mode.tuned, mode.search) if player]
     return listed
 
 

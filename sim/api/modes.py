@@ -288,12 +288,20 @@ def _seats(option, players) -> list:
     return list(players)
 
 
-def _tuned_seats(game, seats, seed) -> list:
-    """``seats`` with each ``tuned`` seat the planner tuned against the others (``sim.run.tuned_planner``)."""
+def _strong_seats(game, seats, seed, rollouts, horizon) -> list:
+    """``seats`` with each ``tuned`` seat the planner tuned against the others
+    (``sim.run.tuned_planner``) and the ``search`` seat the search player over the shipped
+    settings (``strategies.stalkeriada.search_player``; ``rollouts``, ``horizon``: his
+    budget, None: his defaults)."""
     import strategies
+    from sim.modes import SEARCH
     from sim.run.player import TUNED
     from sim.run.tuned_planner import tuned_planner
+    from strategies.stalkeriada import HORIZON, ROLLOUTS, SEARCH_MENU, search_player
 
+    if SEARCH in seats:
+        player = search_player(SEARCH_MENU, rollouts=rollouts or ROLLOUTS, horizon=horizon or HORIZON)
+        seats = [player if p == SEARCH else p for p in seats]
     if TUNED not in seats:
         return seats
     field = [strategies.get(p, mode="stalkeriada") if isinstance(p, str) else p for p in seats if p != TUNED]
@@ -301,22 +309,45 @@ def _tuned_seats(game, seats, seed) -> list:
     return [planner if p == TUNED else p for p in seats]
 
 
+def _check_search(seats, rollouts, horizon):
+    """The ``search`` seat's budget (each at least 1, None: his defaults) and the table he sits at."""
+    from sim.errors import UsageProblem
+    from sim.modes import SEARCH
+    from sim.run.player import TUNED
+
+    for option, value in (("--rollouts", rollouts), ("--horizon", horizon)):
+        if value is not None and value < 1:
+            raise UsageProblem(f"{option}: {value}; give at least 1 (the search player's "
+                               f"{'rollouts per setting' if option == '--rollouts' else 'rounds per rollout'})")
+        if value is not None and SEARCH not in seats:
+            raise UsageProblem(f"{option}: no search seat at the table; add search to --players, e.g. "
+                               "search,cautious,greedy")
+    if sum(p == SEARCH for p in seats) > 1:
+        raise UsageProblem("--players: search is seated more than once; seat at most one search player")
+    if SEARCH in seats and TUNED in seats:
+        raise UsageProblem("--players: tuned and search at one table; the planner would be tuned on the search "
+                           "player's games, each a search: seat one of them")
+
+
 def _planner_store(out, resume, command, game, planners, **options):
     """The checkpoints of a Stalkeriada run, keyed by its options and each planner's parameters."""
     from sim.options import run_params
     from sim.run.chunks import checkpoints
 
-    players = [[s.name, [float(x) for x in s.params]] for s in planners]
+    players = [[s.name, [float(x) for x in s.params]]
+               + ([[list(m) for m in s.menu], s.rollouts, s.horizon, list(s.order_worth), s.switch_z] if s.menu else [])
+               for s in planners]
     return checkpoints(out, run_params(command, game, players=players, **options), resume)
 
 
 def stalkeriada(players=STALKERIADA_PLAYERS, *, games=20_000, seed=1, rotate_seats=False, chunk=1 << 16,
                 threads=None, scheduler=None, workers=None, out=None, resume=False, content=None, on_start=None,
-                on_progress=None):
+                on_progress=None, rollouts=None, horizon=None):
     """Whole Stalkeriada games between ``players`` in seat order (names, ``FILE.py:NAME``
     or ``planner(...)`` objects; ``zonesim stalkeriada``): win rates per strategy and
     seat, places, game length, deaths, purchases, with 95% intervals. ``rotate_seats``
-    plays every seat order on the same dice.
+    plays every seat order on the same dice. ``rollouts``, ``horizon``: the ``search``
+    seat's budget (``strategies.stalkeriada.search_player``).
 
         >>> r = stalkeriada(["cautious", "rush"], games=2_000, rotate_seats=True)
         >>> r.win_rates(), r.length_summary()
@@ -325,6 +356,7 @@ def stalkeriada(players=STALKERIADA_PLAYERS, *, games=20_000, seed=1, rotate_sea
 
     check_seed(seed)
     seats = _seats("--players", players)
+    _check_search(seats, rollouts, horizon)
     check_mode_trials("stalkeriada", games * (len(seats) if rotate_seats else 1))
     game = load_content(content)
     set_threads(threads)
@@ -332,15 +364,16 @@ def stalkeriada(players=STALKERIADA_PLAYERS, *, games=20_000, seed=1, rotate_sea
     from sim.run.player import TUNED
     from sim.run.stalkeriada import simulate_stalkeriada, table_strategies
 
-    planners = table_strategies(_tuned_seats(game, seats, seed))
+    planners = table_strategies(_strong_seats(game, seats, seed, rollouts, horizon))
     tuned = next((s.description for s, p in zip(planners, seats) if p == TUNED), "")
+    searching = next((s.description for s in planners if s.menu), "")
     store = _planner_store(out, resume, "stalkeriada", game, planners, games=games, seed=seed,
                            rotate_seats=rotate_seats, chunk=chunk)
     with cluster(scheduler, workers) as client:
         _started(on_start)
         result = simulate_stalkeriada(game, planners, games=games, seed=seed, rotate_seats=rotate_seats, chunk=chunk,
                                       on_progress=_reporting(on_progress), client=client, store=store)
-    result = replace(result, tuned=tuned) if tuned else result
+    result = replace(result, tuned=tuned, search=searching)
     if out is not None:
         from sim.content.stalkeriada import load_stalkeriada
         from sim.report.files import write_stalkeriada
@@ -361,13 +394,15 @@ def stalkeriada_matrix(players=STALKERIADA_PLAYERS, *, set_size=2, games=5_000, 
     """
     from sim.errors import UsageProblem
     from sim.options import check_mode_trials, check_seed, set_threads
+    from sim.modes import SEARCH
     from sim.run.player import TUNED
 
     check_seed(seed)
     names = list(dict.fromkeys(_seats("--players", players)))
-    if TUNED in names:
-        raise UsageProblem("--players: tuned is searched against one table (zonesim stalkeriada --players "
-                           "tuned,...), not for a round robin; leave it out here")
+    for special in (TUNED, SEARCH):
+        if special in names:
+            raise UsageProblem(f"--players: {special} is for one table (zonesim stalkeriada --players "
+                               f"{special},...), not for a round robin; leave it out here")
     if not 2 <= set_size <= min(6, len(names)):
         raise UsageProblem(f"--set-size: {set_size}; use 2 to {min(6, len(names))} for {len(names)} strategies")
     check_mode_trials("stalkeriada", games)

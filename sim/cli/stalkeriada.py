@@ -16,7 +16,9 @@ Players = Annotated[str, typer.Option(metavar="NAME,NAME", help="Strategies in s
                                                                f"{built_in('stalkeriada')}, or FILE.py:NAME (a "
                                                                "StalkeriadaStrategy). A name may repeat. zonesim "
                                                                "stalkeriada also seats tuned: the planner searched "
-                                                               "against the other seats (sim.run.tuned_planner).")]
+                                                               "against the other seats (sim.run.tuned_planner); "
+                                                               "and search: a search over the shipped settings "
+                                                               "before each turn, by rollouts.")]
 Out = Annotated[Optional[Path], typer.Option("--out", help="Write manifest.json, parquet tables and PNG charts here "
                                                            "(and a checkpoint per finished chunk, for --resume).")]
 PLAYERS = ",".join(STALKERIADA_PLAYERS)
@@ -38,6 +40,11 @@ def stalkeriada(
     scheduler: Scheduler = None,
     workers: Workers = None,
     content: ContentDir = None,
+    rollouts: Annotated[Optional[int], typer.Option(
+        help="The search seat's rollouts per setting before each of his turns (default 8); more plays stronger and "
+             "slower.")] = None,
+    horizon: Annotated[Optional[int], typer.Option(
+        help="The search seat's rounds per rollout (default 10).")] = None,
 ):
     """Play whole Stalkeriada games between AI strategies.
 
@@ -59,11 +66,13 @@ def stalkeriada(
       zonesim stalkeriada --players cautious,rush --rotate-seats --games 50000 --json
       zonesim stalkeriada --players jelly,greedy,my_bots.py:hoarder --out results/st
       zonesim stalkeriada --players tuned,cautious,greedy,jelly,rush --rotate-seats
+      zonesim stalkeriada --players search,cautious,greedy,jelly,rush --rotate-seats --games 100
     """
     with progress("games") as update:
         result = api.stalkeriada(name_list(players), games=games, seed=seed, rotate_seats=rotate_seats, chunk=chunk,
                                  threads=threads, scheduler=scheduler, workers=workers, out=out, resume=resume,
-                                 content=content, on_start=announce_compile, on_progress=update)
+                                 content=content, on_start=announce_compile, on_progress=update, rollouts=rollouts,
+                                 horizon=horizon)
     show(as_json, result.summary, lambda: _print_stalkeriada(result, out))
 
 
@@ -89,8 +98,9 @@ def _print_stalkeriada(result, out):
     table.add_row("(no winner)", f"{no_winner['win_rate']:.4f}",
                   f"[{no_winner['ci_low']:.4f}, {no_winner['ci_high']:.4f}]", "", "", "", "", "")
     console.print(table)
-    if result.tuned:
-        console.print(result.tuned, highlight=False)
+    for player in (result.tuned, result.search):
+        if player:
+            console.print(player, highlight=False)
     seats = ", ".join(f"seat {r['seat']} {r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
                       for r in result.seat_advantage().iter_rows(named=True))
     console.print(f"by seat: {seats}" + ("" if result.rotations > 1 else

@@ -28,7 +28,7 @@ def list_strategies(as_json: Json = False):
             params = ", ".join(f"{n}={v:g}" if isinstance(v, float) else f"{n}={v}" for n, v in s["params"].items())
             print(f"  {s['name']:10s} {s['description']}" + (f" ({params})" if params else "")
                   + ("" if s["optimises"].startswith("nothing") else f"; optimises {s['optimises']}"))
-    print("Each but tuned is a hand-written rule with fixed parameters: it optimises nothing itself. "
+    print("Each but tuned and search is a hand-written rule with fixed parameters: it optimises nothing itself. "
           "`--strategy strongest` "
           "(fights) plays the best of them for each kit, the economy plays each kit with the strongest of its "
           "family, and `zonesim encounter --strategy optimal --exact` solves the best play the rules allow "

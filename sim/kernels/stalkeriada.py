@@ -676,11 +676,14 @@ def _rank_the_rest(g, n_seats):
 # switched off here; with it, the helpers' array arguments cost an atomic
 # increment and decrement per call, about a third of the time (bench/stalkeriada.py).
 @njit(cache=True, _nrt=False)
-def play(g, rng, cfg, squares, prices, tiles0, fns, params, bonus, n_seats, rotation, rec, money_rounds):
+def play(g, rng, cfg, squares, prices, tiles0, fns, params, bonus, n_seats, rotation, rec, money_rounds, search, menu,
+         scratch):
     """One game; seat ``s`` is played by player ``p = (s + rotation) % n_seats``, who
     starts with ``bonus[p]`` G above the starting money (S-10). A seat with his visa
     plays no more turns; the game ends when all but one have finished,
-    or at the round cap (S-05). Fills ``rec`` (fields x seats, money last) and
+    or at the round cap (S-05). The searching player ``search[SEARCH_PLAYER]`` (-1:
+    none) picks his row of ``menu`` before each of his turns while nobody has
+    finished (``choose``). Fills ``rec`` (fields x seats, money last) and
     ``money_rounds`` (round x seat after each complete round); returns (winner seat
     = the first to finish, or -1; length; seat turns; complete rounds)."""
     new_game(g, rng, cfg, tiles0, n_seats, bonus, rotation)
@@ -693,6 +696,8 @@ def play(g, rng, cfg, squares, prices, tiles0, fns, params, bonus, n_seats, rota
             if g[seat_base(g, s) + S_PLACE]:
                 continue
             p = (s + rotation) % n_seats
+            if p == search[SEARCH_PLAYER] and g[H_WINNER] < 0:
+                choose(g, s, p, rng, cfg, squares, prices, fns, params, n_seats, rotation, search, menu, scratch)
             turn(g, s, cfg, squares, prices, rng, fns[p], params[p], rec)
             turns += 1
             if g[H_FINISHED] >= n_seats - 1:
@@ -710,6 +715,147 @@ def play(g, rng, cfg, squares, prices, tiles0, fns, params, bonus, n_seats, rota
         rec[R_PLACE, s] = g[o + S_PLACE]
         rec[R_LAST, s] = g[o + S_PLACE] == n_seats
     return g[H_WINNER], g[H_ROUND], turns, complete
+
+
+# ---------------------------------------------------------------- the search player
+
+SEARCH_PLAYER, SEARCH_ROLLOUTS, SEARCH_HORIZON, SEARCH_ORDER, SEARCH_FULL, SEARCH_SWITCH = range(6)  # ``search``
+SEARCH_SALT = np.uint64(0x5EA2C4ED0B5E55ED)  # keys the rollouts' dice apart from the game's own
+DETERMINISE = 1 + MAX_SEATS  # the stream purpose that lays a rollout's hidden board
+
+
+@njit(cache=True, _nrt=False)
+def determinise(g, rng, work):
+    """One layout of the hidden board, each as likely as the game makes it given what
+    every seat has seen: the tiles of the face-down cells shuffled among those cells
+    (S-24, S-21: the tiles are shuffled face down), and each face-down fence cell drawn
+    again from the fence mix (S-12). ``work``: room for one index per cell."""
+    o_tile, o_up, n = g[H_O_TILE], g[H_O_UP], 0
+    for x in range(g[H_CELLS]):
+        if g[o_up + x] == 0:
+            work[n] = x
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = pick(rng, BOARD, i + 1)
+        a, b = o_tile + work[i], o_tile + work[j]
+        g[a], g[b] = g[b], g[a]
+    total = g[H_W_GAP] + g[H_W_FENCE] + g[H_W_AMBUSH]
+    for j in range(g[H_FENCES]):
+        if g[g[H_O_FENCE_UP] + j] == 0:
+            r = pick(rng, BOARD, total)
+            g[g[H_O_FENCE] + j] = GAP if r < g[H_W_GAP] else FENCE if r < g[H_W_GAP] + g[H_W_FENCE] else AMBUSH
+
+
+@njit(cache=True, _nrt=False)
+def play_on(g, rng, cfg, squares, prices, fns, params, n_seats, rotation, rec, s0, last_round):
+    """Turns as ``play`` plays them, from seat ``s0`` of the round under way to the end of
+    round ``last_round`` (or the round cap), stopping when somebody finishes (S-05)."""
+    first = s0
+    for rnd in range(g[H_ROUND], min(last_round, cfg[C_ROUND_CAP]) + 1):
+        g[H_ROUND] = rnd
+        for s in range(first, n_seats):
+            if g[seat_base(g, s) + S_PLACE]:
+                continue
+            p = (s + rotation) % n_seats
+            turn(g, s, cfg, squares, prices, rng, fns[p], params[p], rec)
+            if g[H_WINNER] >= 0:
+                return
+        first = 0
+
+
+@njit(inline="always", cache=True)
+def worth(g, s, cfg, prices, search):
+    """What seat ``s`` holds, in G: money, loot carried at the Borscht's mean price
+    (S-06), bought items at their shop price (S-04), and a jelly order (S-09) at
+    ``search[SEARCH_ORDER]`` per mille of its reward while the container is empty,
+    ``search[SEARCH_FULL]`` once it is full."""
+    o = seat_base(g, s)
+    mean_price = 0.0
+    for k in range(prices.size):
+        mean_price += prices[k] / prices.size
+    container = g[o + S_CONTAINER]
+    order = (search[SEARCH_ORDER] if container == EMPTY_CONTAINER else search[SEARCH_FULL]
+             if container == FULL_CONTAINER else 0)
+    return (g[o + S_MONEY] + g[o + S_CHIPS] * mean_price + order * cfg[C_REWARD] / 1000
+            + g[o + S_OZK] * cfg[C_PRICE_OZK] + g[o + S_PLIERS] * cfg[C_PRICE_PLIERS] + g[o + S_NUTS] * cfg[C_PRICE_NUT])
+
+
+@njit(inline="always", cache=True)
+def rollout_score(g, s, n_seats, cfg, prices, search):
+    """1 if seat ``s`` finished first (S-05), 0 if another did; else, at the horizon,
+    0.5 plus up to 0.45 for his lead in ``worth`` over the richest other seat, as a
+    share of the exit visa's price (less for a deficit)."""
+    if g[H_WINNER] >= 0:
+        return 1.0 if g[H_WINNER] == s else 0.0
+    best = -1e300
+    for t in range(n_seats):
+        if t != s and g[seat_base(g, t) + S_PLACE] == 0:
+            best = max(best, worth(g, t, cfg, prices, search))
+    lead = (worth(g, s, cfg, prices, search) - best) / cfg[C_PRICE_VISA]
+    return 0.5 + 0.45 * min(1.0, max(-1.0, lead))
+
+
+@njit(inline="always", cache=True)
+def _copy(dst, src):
+    """``dst[:] = src`` element by element (a slice assignment may allocate: no reference counting here)."""
+    for i in range(src.size):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def choose(g, s, p, rng, cfg, squares, prices, fns, params, n_seats, rotation, search, menu, scratch):
+    """The search player's pick before his turn (seat ``s``, player ``p``): each row of
+    ``menu`` (a setting of his decision function) is played on the same
+    ``search[SEARCH_ROLLOUTS]`` rollouts, each on its own determinised board
+    (``determinise``) and its own dice, keyed by the game's, the round and the seat
+    (so no rollout sees the game's future dice), from this turn for
+    ``search[SEARCH_HORIZON]`` rounds with every other seat played by its own
+    strategy. He keeps the row he plays (``params[p]``; a game starts on the first)
+    unless another's paired mean ``rollout_score`` beats it by more than
+    ``search[SEARCH_SWITCH]`` hundredths of a standard error; then he takes the best
+    such row. ``scratch``: the rollouts' working arrays."""
+    g_det, g_roll, rng_roll, rec_roll, work, scores = scratch
+    rows, rollouts, last_round = menu.shape[0], search[SEARCH_ROLLOUTS], g[H_ROUND] + search[SEARCH_HORIZON] - 1
+    turn_base = trial_base(mix(rng[0] ^ SEARCH_SALT), g[H_ROUND] * MAX_SEATS + s)
+    held = 0
+    for m in range(rows):
+        same = True
+        for k in range(menu.shape[1]):
+            same = same and menu[m, k] == params[p, k]
+        if same:
+            held = m
+            break
+    for r in range(rollouts):
+        base = trial_base(turn_base, r)
+        _copy(g_det, g)
+        start_stream(rng_roll, BOARD, base, DETERMINISE)
+        determinise(g_det, rng_roll, work)
+        for m in range(rows):
+            _copy(g_roll, g_det)
+            for stream in range(1 + n_seats):
+                start_stream(rng_roll, stream, base, stream)
+            _copy(params[p], menu[m])
+            play_on(g_roll, rng_roll, cfg, squares, prices, fns, params, n_seats, rotation, rec_roll, s, last_round)
+            scores[r, m] = rollout_score(g_roll, s, n_seats, cfg, prices, search)
+    best, best_gain = held, 0.0
+    for m in range(rows):
+        total, total_sq = 0.0, 0.0
+        for r in range(rollouts):
+            d = scores[r, m] - scores[r, held]
+            total += d
+            total_sq += d * d
+        gain = total / rollouts
+        se = np.sqrt(max(0.0, total_sq / rollouts - gain * gain) / max(1, rollouts - 1))
+        if gain > best_gain and gain > search[SEARCH_SWITCH] / 100 * se:
+            best, best_gain = m, gain
+    _copy(params[p], menu[best])
+
+
+@njit(cache=True)
+def search_scratch(g, search, rows):
+    """The working arrays of ``choose`` for games laid out like ``g``, with ``rows`` menu rows."""
+    return (np.empty_like(g), np.empty_like(g), np.zeros(RNG_SIZE, np.uint64), np.zeros((N_RECORD, MAX_SEATS), np.int64),
+            np.zeros(g[H_CELLS], np.int64), np.zeros((max(1, search[SEARCH_ROLLOUTS]), rows)))
 
 
 @njit(cache=True)
@@ -733,23 +879,29 @@ def one_turn(g, s, tables, rng, fn, params, rec):
 
 _RECORDS_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[::1], _TABLES,
                           types.UniTuple(DecisionType, MAX_SEATS), types.float64[:, ::1], types.int64[::1], types.int64,
-                          types.int64[:, ::1], types.int64[:, :, ::1], types.int64[:, :, ::1])
+                          types.int64[::1], types.float64[:, ::1], types.int64[:, ::1], types.int64[:, :, ::1],
+                          types.int64[:, :, ::1])
 
 
 @entry_point(_RECORDS_SIG)
-def game_records(seed, first_game, n_games, rotation, template, tables, fns, params, bonus, n_seats,
+def game_records(seed, first_game, n_games, rotation, template, tables, fns, params, bonus, n_seats, search, menu,
                  results, records, money_rounds):
     """Games ``first_game ..`` one by one (``bonus``: each player's extra starting money,
-    S-10, as in ``play``): ``results[i]`` = (winner seat, length, turns, complete rounds),
-    ``records[i]`` the per-seat fields, ``money_rounds[i]`` money by round."""
+    S-10; ``search``, ``menu``: the search player, as in ``play``): ``results[i]`` =
+    (winner seat, length, turns, complete rounds), ``records[i]`` the per-seat fields,
+    ``money_rounds[i]`` money by round."""
     cfg, squares, prices, tiles0 = tables
     g = template.copy()
     rng = np.zeros(RNG_SIZE, np.uint64)
+    mine = params.copy()  # the search player's row changes from turn to turn
+    scratch = search_scratch(g, search, menu.shape[0])
     seed_mixed = mix(np.uint64(seed))
     for i in range(n_games):
         _start_streams(rng, seed_mixed, first_game + i, n_seats)
+        mine[:] = params
         results[i, 0], results[i, 1], results[i, 2], results[i, 3] = play(
-            g, rng, cfg, squares, prices, tiles0, fns, params, bonus, n_seats, rotation, records[i], money_rounds[i])
+            g, rng, cfg, squares, prices, tiles0, fns, mine, bonus, n_seats, rotation, records[i], money_rounds[i],
+            search, menu, scratch)
 
 
 # tally sections (offsets ``at`` built by sim.run.stalkeriada)
@@ -758,22 +910,26 @@ def game_records(seed, first_game, n_games, rotation, template, tables, fns, par
 BOUGHT_ITEMS = (R_BOUGHT_OZK, R_BOUGHT_PLIERS, R_BOUGHT_NUT)
 BLOCK = 256
 """Games per parallel block; the sums do not depend on it."""
+SEARCH_BLOCK = 4
+"""Games per parallel block with a search player (each of his turns plays rollouts)."""
 
 _RUN_SIG = types.void(types.int64, types.int64, types.int64, types.int64, types.int64[::1], _TABLES,
                       types.UniTuple(DecisionType, MAX_SEATS), types.float64[:, ::1], types.int64[::1], types.int64,
-                      types.int64[::1], types.int64[::1])
+                      types.int64[::1], types.float64[:, ::1], types.int64[::1], types.int64[::1])
 
 
 @entry_point(_RUN_SIG, parallel=True)
-def run_games(seed, first, n, rotations, template, tables, fns, params, bonus, n_seats, at, tally):
+def run_games(seed, first, n, rotations, template, tables, fns, params, bonus, n_seats, search, menu, at, tally):
     """Games ``first .. first + n - 1`` of a run: game ``i`` uses the streams of
     ``i // rotations`` and the seat rotation ``i % rotations`` (so every rotation
     plays the same dice; player ``p``'s starting bonus ``bonus[p]``, S-10, goes with
-    him to every seat). Adds per-player sums to ``tally`` (sections ``T_*`` at
-    ``at``); integer sums, identical for any thread count or chunking."""
+    him to every seat; ``search``, ``menu``: the search player, as in ``play``). Adds
+    per-player sums to ``tally`` (sections ``T_*`` at ``at``); integer sums, identical
+    for any thread count or chunking."""
     cfg, squares, prices, tiles0 = tables
     cap, P = cfg[C_ROUND_CAP], n_seats
-    n_blocks = (n + BLOCK - 1) // BLOCK
+    block = BLOCK if search[SEARCH_PLAYER] < 0 else SEARCH_BLOCK
+    n_blocks = (n + block - 1) // block
     tally_b = np.zeros((n_blocks, tally.size), np.int64)
     seed_mixed = mix(np.uint64(seed))
     for b in prange(n_blocks):
@@ -781,13 +937,15 @@ def run_games(seed, first, n, rotations, template, tables, fns, params, bonus, n
         rng = np.zeros(RNG_SIZE, np.uint64)
         rec = np.zeros((N_RECORD, MAX_SEATS), np.int64)
         money_rounds = np.zeros((cap, MAX_SEATS), np.int64)
-        mine = params.copy()  # a thread's own copy: no shared reference counts
+        mine = params.copy()  # a thread's own copy: no shared reference counts; the search player's row changes
+        scratch = search_scratch(g, search, menu.shape[0])
         t = tally_b[b]
-        for i in range(first + b * BLOCK, min(first + n, first + (b + 1) * BLOCK)):
+        for i in range(first + b * block, min(first + n, first + (b + 1) * block)):
             rotation = i % rotations
             _start_streams(rng, seed_mixed, i // rotations, P)
+            mine[:] = params
             w, length, turns, complete = play(g, rng, cfg, squares, prices, tiles0, fns, mine, bonus, P, rotation,
-                                              rec, money_rounds)
+                                              rec, money_rounds, search, menu, scratch)
             t[at[T_GAMES]] += 1
             t[at[T_TURNS]] += turns
             t[at[T_LENGTH] + length] += 1

@@ -22,7 +22,8 @@ from sim.report.findings import (dominant_finding, journey_finding, matchup_find
 from sim.run.results import atomic_write, write_parquet
 
 REPORT_FILE = "report.toml"
-TRIAL_KEYS = ("fights", "values", "loadouts", "skirmish", "skirmish_values", "journeys", "stalkeriada", "tune", "tune_rounds")
+TRIAL_KEYS = ("fights", "values", "loadouts", "skirmish", "skirmish_values", "journeys", "stalkeriada",
+              "stalkeriada_search", "tune", "tune_rounds")
 
 
 @dataclass
@@ -665,6 +666,7 @@ def stalkeriada_step(content, study, out):
     s.findings += seat_findings(table.seat_advantage().to_dicts(), none["win_rate"], study.findings["seat_gap"],
                                 full_table, s.title)
     tuned_table_section(s, content, names, n, seed, study.client, out)
+    search_table_section(s, content, names, study.trials["stalkeriada_search"], seed, study.client, out)
     rr = round_robin(content, names, 2, games=n, seed=seed, client=study.client)
     write_parquet(out / "stalkeriada_matrix.parquet", rr.table)
     s.findings += matchup_findings(names, rr.rate, rr.low, rr.high, study.findings["never_wins_below"],
@@ -729,10 +731,37 @@ def tuned_table_section(s: Section, content, names, n, seed, client, out):
            f"share is {fair:.0%}, so {verdict}. Nobody "
            f"finishes in {none['win_rate']:.1%} [{none['ci_low']:.1%}, {none['ci_high']:.1%}] of the games at that "
            "table. "
-           f"{pace}. The planner family walks, shops and sells by fixed rules; a search player that plans each "
-           "move is not built yet.")
+           f"{pace}.")
     s.findings += dominant_finding(share, low, high, fair, setting, f"the tuned planner's Stalkeriada table (tuned, "
                                    f"{', '.join(names)}), {n:,} games per seat order, seed {seed}", s.title)
+
+
+def search_table_section(s: Section, content, names, n, seed, client, out):
+    """The search player (``strategies.stalkeriada.search_player``) seated with the shipped
+    field, every seat order: his win rate beside the best shipped setting's at that table,
+    and whether games end with him there."""
+    import strategies
+    from sim.run.stalkeriada import simulate_stalkeriada
+    from strategies.stalkeriada import SEARCH_MENU, search_player
+
+    player = search_player(SEARCH_MENU)
+    field = [strategies.get(p, mode="stalkeriada") for p in names]
+    table = simulate_stalkeriada(content, [player, *field], games=n, seed=seed, rotate_seats=True, client=client)
+    wins = table.win_rates()
+    write_parquet(out / "stalkeriada_search.parquet", wins)
+    mine, none = wins.row(0, named=True), wins.row(-1, named=True)
+    best = max(wins.rows(named=True)[1:-1], key=lambda r: r["win_rate"])
+    verdict = ("he wins clearly more often than" if mine["ci_low"] > best["ci_high"] else
+               "he wins clearly less often than" if mine["ci_high"] < best["ci_low"] else "he is not told apart from")
+    s.text(f"**The search player.** `zonesim stalkeriada --players search,{','.join(names)}` seats a player who "
+           f"{player.description}. He wins {mine['win_rate']:.1%} [{mine['ci_low']:.1%}, "
+           f"{mine['ci_high']:.1%}] of the games ({n:,} games per seat order, seed {seed}); {verdict} the best "
+           f"shipped setting at that table, {best['strategy']}, {best['win_rate']:.1%} [{best['ci_low']:.1%}, "
+           f"{best['ci_high']:.1%}]. Nobody finishes in {none['win_rate']:.1%} [{none['ci_low']:.1%}, "
+           f"{none['ci_high']:.1%}] of these games: "
+           + ("a search over the shipped settings does not bring the games to an end either" if none["ci_low"] > 0.5
+              else "with him at the table at most half the games end with no winner")
+           + " (docs: guide/strategies.md, the search player).")
 
 
 STEPS = (("item economy", economy_step), ("item economy in fights", economy_fights_step), ("fights", fights_step),

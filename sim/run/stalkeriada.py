@@ -91,6 +91,24 @@ def seating(players):
     return fns, params
 
 
+def search_setting(players, width):
+    """``(search, menu)`` for the kernel (``sim.kernels.stalkeriada.choose``): the search
+    player among ``players`` (at most one), his rollouts and horizon, and his menu's
+    settings padded to ``width`` parameters; ``search[0]`` is -1 with none."""
+    searching = [i for i, p in enumerate(players) if p.menu]
+    if len(searching) > 1:
+        raise LoadoutError(f"--players: {len(searching)} search players; seat at most one")
+    menu = np.zeros((1, width))
+    if not searching:
+        return np.array([-1, 0, 0, 0, 0, 0], np.int64), menu
+    player = players[searching[0]]
+    menu = np.zeros((len(player.menu), width))
+    for row, setting in zip(menu, player.menu):
+        row[:len(setting)] = setting
+    return np.array([searching[0], player.rollouts, player.horizon, *player.order_worth, round(100 * player.switch_z)],
+                    np.int64), menu
+
+
 def start_bonuses(start_bonus, players) -> tuple:
     """``start_bonus``: G above the starting money (S-10) for each of ``players``, in their
     order (None: none for anyone); a whole number >= 0 each, else a ``LoadoutError``."""
@@ -110,6 +128,7 @@ def game_records(content: Content, players, *, seed, games, first_game=0, rotati
     sc = load_stalkeriada(content)
     players = table_strategies(players)
     fns, params = seating(players)
+    search, menu = search_setting(players, params.shape[1])
     bonus = np.array(start_bonuses(start_bonus, players), np.int64)
     n = len(players)
     cap = sc.settings["game"]["round_cap"]
@@ -117,7 +136,7 @@ def game_records(content: Content, players, *, seed, games, first_game=0, rotati
     records = np.zeros((games, K.N_RECORD, n), np.int64)
     money_rounds = np.zeros((games, cap, n), np.int64)
     K.game_records(seed, first_game, games, rotation, game_template(sc, n), compile_tables(sc), fns, params, bonus,
-                   n, results, records, money_rounds)
+                   n, search, menu, results, records, money_rounds)
     return results, records, money_rounds
 
 
@@ -135,6 +154,7 @@ class StalkeriadaResult:
     at: np.ndarray
     elapsed_s: float
     tuned: str = ""  # the tuned planner's setting, where one sat at the table (``sim.run.tuned_planner``)
+    search: str = ""  # the search player, where one sat at the table (``strategies.stalkeriada.search_player``)
 
     def section(self, k):
         return self.tally[self.at[k]:self.at[k + 1]]
@@ -272,7 +292,7 @@ class StalkeriadaResult:
             "finishing_order": self.places().to_dicts(),
             "items": self.items().to_dicts(), "turns": self.turns, "elapsed_s": self.elapsed_s,
             "player_turns_per_s": self.turns / self.elapsed_s if self.elapsed_s > 0 else None,
-            **({"tuned": self.tuned} if self.tuned else {}),
+            **({"tuned": self.tuned} if self.tuned else {}), **({"search": self.search} if self.search else {}),
         }
 
 
@@ -302,28 +322,30 @@ class StalkeriadaWork:
         return {**self.__dict__, "_inputs": {}}
 
     def inputs(self, part):
-        """``(template, tables, fns, params, bonus, P, at, rotations)`` of table ``part``."""
+        """``(template, tables, fns, params, bonus, search, menu, P, at, rotations)`` of table ``part``."""
         if part not in self._inputs:
             sc = load_stalkeriada(self.content)
             fns, params = seating(self.tables[part])
             P, cap = len(self.tables[part]), sc.settings["game"]["round_cap"]
             bonus = np.array(self.bonuses[part] if self.bonuses else (0,) * P, np.int64)
-            self._inputs[part] = (game_template(sc, P), compile_tables(sc), fns, params, bonus, P, _sections(P, cap),
+            self._inputs[part] = (game_template(sc, P), compile_tables(sc), fns, params, bonus,
+                                  *search_setting(self.tables[part], params.shape[1]), P, _sections(P, cap),
                                   P if self.rotate_seats else 1)
         return self._inputs[part]
 
     def __call__(self, chunk):
-        template, tables, fns, params, bonus, P, at, rotations = self.inputs(chunk.part)
+        template, tables, fns, params, bonus, search, menu, P, at, rotations = self.inputs(chunk.part)
         tally = np.zeros(at[-1], np.int64)
         start = time.perf_counter()
-        K.run_games(self.seed, chunk.start, chunk.n, rotations, template, tables, fns, params, bonus, P, at, tally)
+        K.run_games(self.seed, chunk.start, chunk.n, rotations, template, tables, fns, params, bonus, P, search, menu,
+                    at, tally)
         return {"tally": tally, "elapsed_s": np.float64(time.perf_counter() - start)}
 
 
 def table_strategies(players):
     """``players`` (names of the registry or strategies) as strategies, 2 to ``MAX_SEATS`` of them."""
     seated = tuple(strategies.get(p, mode="stalkeriada") if isinstance(p, str) else p for p in players)
-    seating(seated)
+    search_setting(seated, seating(seated)[1].shape[1])
     return seated
 
 
