@@ -4,7 +4,9 @@
   replaces it with every command's help, usage and options as ``zonesim --help``
   shows them. Importing ``sim.cli`` compiles no kernel.
 - A page's ``<!-- run: COMMAND -->`` is replaced by the command and what it prints,
-  run at build time in one scratch folder per build (``zonesim`` is this checkout);
+  run at build time in one scratch folder per build (``zonesim`` is this checkout;
+  ``run-quiet:`` shows the command alone); ``<!-- show: FILE -->`` puts a Markdown file
+  the commands wrote there into the page, its headings as bold lines;
   ``<!-- edit: FILE | [TABLE] | OLD | NEW -->`` makes that edit there and shows it;
   ``<!-- write: FILE -->`` before a fenced block writes the block's text to FILE there.
 - The notebooks (``notebooks/*.ipynb``, saved with their outputs by
@@ -30,8 +32,9 @@ from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "<!-- cli-reference -->"
-STEP = re.compile(r"<!-- run: (?P<command>.+?) -->|<!-- edit: (?P<file>.+?) \| (?P<table>\[.+?\]) \| (?P<old>.+?) \| "
-                  r"(?P<new>.+?) -->|<!-- write: (?P<path>\S+) -->\n+(?P<block>(?s:```\w*\n(?P<body>.*?)```))")
+STEP = re.compile(r"<!-- run(?P<quiet>-quiet)?: (?P<command>.+?) -->|<!-- edit: (?P<file>.+?) \| (?P<table>\[.+?\]) \| "
+                  r"(?P<old>.+?) \| (?P<new>.+?) -->|<!-- write: (?P<path>\S+) -->\n+(?P<block>(?s:```\w*\n(?P<body>.*?)```))"
+                  r"|<!-- show: (?P<show>\S+) -->")
 """A page's build-time steps, done in the order they appear."""
 GALLERY = ("fight_survival", "item_values", "zone_danger", "stalkeriada_strategies", "designer_workflow",
            "balance")
@@ -73,7 +76,9 @@ def on_page_markdown(markdown, page, config, files):
 def step(m) -> str:
     """One build-time step of a page (module doc)."""
     if m["command"]:
-        return run(m["command"])
+        return run(m["command"], quiet=bool(m["quiet"]))
+    if m["show"]:
+        return show(m["show"])
     if m["path"]:
         write(m["path"], m["body"])
         return m["block"]
@@ -100,15 +105,23 @@ def scratch() -> Path:
     return _scratch["dir"]
 
 
-def run(command: str) -> str:
-    """``command`` (``zonesim`` as this checkout's ``python -m sim``) and its output, as a console block."""
+def show(path: str) -> str:
+    """The Markdown file ``path`` of the scratch folder, each heading a bold line (so it
+    sits inside the page's section, out of its table of contents)."""
+    text = (scratch() / path).read_text(encoding="utf-8")
+    return re.sub(r"^#+ (.+)$", r"**\1**", text, flags=re.M)
+
+
+def run(command: str, quiet: bool = False) -> str:
+    """``command`` (``zonesim`` as this checkout's ``python -m sim``) and its output (``quiet``:
+    the command alone), as a console block."""
     here = f"{shlex.quote(sys.executable)} -m sim "
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "110", "NO_COLOR": "1"}
     proc = subprocess.run(command.replace("zonesim ", here), shell=True, cwd=scratch(), env=env,
                           capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"docs: `{command}` failed ({proc.returncode}): {proc.stderr.strip()}")
-    return "```console\n$ " + command + "\n" + proc.stdout.rstrip() + "\n```"
+    return "```console\n$ " + command + ("" if quiet else "\n" + proc.stdout.rstrip()) + "\n```"
 
 
 def edit(file: str, table: str, old: str, new: str) -> str:
