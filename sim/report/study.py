@@ -861,15 +861,52 @@ def _fmt(v, column="", whole=False):
     return "" if v is None else str(v)
 
 
-def _markdown_table(frame):
+ID = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?![\w.])")  # a word, not part of a dotted key
+HEADING_WORDS = {"ci": "95%", "a": "A", "b": "B"}
+
+
+def named(text: str, names: dict) -> str:
+    """``text`` with every card or monster id in it (a key of ``names``) as its display name; an id
+    inside a dotted key (``bloodsucker.hp``, a headline number's name) stays."""
+    return ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def heading(column: str, names: dict) -> str:
+    """A table column's heading for people: a card or monster id as its display name, a
+    data column's name in words (``value_g_low`` "value low (G)", ``ci_high`` "95% high",
+    ``p_survive`` "P(survive)")."""
+    shown = named(column, names)
+    if shown != column or "_" not in column:
+        return shown
+    words = column.split("_")
+    bound = words.pop() if words[-1] in ("low", "high") and len(words) > 1 else ""
+    if words[-1] == "g" and len(words) > 1:
+        words.pop()
+    unit = " (G)" if in_g(column) else ""
+    if words[0] == "p" and len(words) > 1:
+        text = f"P({' '.join(words[1:])})"
+    else:
+        text = " ".join(HEADING_WORDS.get(w, w) for w in words)
+    return text + (f" {bound}" if bound else "") + unit
+
+
+def _markdown_table(frame, names=None):
     """A Markdown table; numeric columns aligned right, one precision per column (whole where
-    every number in it reaches 100)."""
+    every number in it reaches 100); headings and text cells name cards and monsters by their
+    display names (``names``, by id) and data columns in words (``heading``)."""
+    names = names or {}
     numeric = [dtype.is_numeric() for dtype in frame.dtypes]
     whole = {c: n and all(abs(v) >= 100 for v in frame[c].drop_nulls().drop_nans() if math.isfinite(v))
              if frame[c].dtype.is_float() else False for c, n in zip(frame.columns, numeric)}
-    head = ("| " + " | ".join(frame.columns) + " |\n|" + "".join("---:|" if n else "---|" for n in numeric) + "\n")
-    return head + "".join("| " + " | ".join(_fmt(v, c, whole[c]).replace("|", "\\|") for v, c in zip(row, frame.columns))
-                          + " |\n" for row in frame.iter_rows())
+    head = ("| " + " | ".join(heading(c, names) for c in frame.columns) + " |\n|"
+            + "".join("---:|" if n else "---|" for n in numeric) + "\n")
+
+    def cell(v, c):
+        text = _fmt(v, c, whole[c])
+        return (named(text, names) if isinstance(v, str) else text).replace("|", "\\|")
+
+    return head + "".join("| " + " | ".join(cell(v, c) for v, c in zip(row, frame.columns)) + " |\n"
+                          for row in frame.iter_rows())
 
 
 SHOWN = 12
@@ -923,9 +960,10 @@ def context_names(contexts) -> dict:
     return names
 
 
-def write_report(out: Path, sections, header: dict) -> tuple[Path, Path]:
+def write_report(out: Path, sections, header: dict, names=None) -> tuple[Path, Path]:
     """``report.md`` and, rendered from it, the self-contained ``report.html``
-    (``sim.report.html``); each caption appears once, under its chart or above its table."""
+    (``sim.report.html``); each caption appears once, under its chart or above its table;
+    the tables name cards and monsters by ``names`` (display names by id)."""
     from sim.report.html import render
 
     md = [f"# {header['title']}\n", f"{header['intro']}\n"]
@@ -936,7 +974,7 @@ def write_report(out: Path, sections, header: dict) -> tuple[Path, Path]:
                 md.append(block[1] + "\n")
             elif block[0] == "table":
                 _, frame, caption = block
-                md.append((f"*{caption}*\n\n" if caption else "") + _markdown_table(frame))
+                md.append((f"*{caption}*\n\n" if caption else "") + _markdown_table(frame, names))
             else:
                 _, path, caption = block
                 md.append(f"![chart: {Path(path).stem.replace('_', ' ')}]({path})\n\n*{caption}*\n")

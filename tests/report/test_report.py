@@ -135,6 +135,45 @@ def test_the_first_screen_speaks_the_designers_words(quick):
     assert str(DEFAULT_DIR) not in md and "<sub>" not in md and " s on " not in md
 
 
+def test_report_tables_name_cards_and_monsters_and_their_columns_in_words(quick):
+    """No table of report.html has a card's or monster's id in a heading or a row where a display
+    name exists (``stealth_generator``, ``blind_dog``, ``ak47``), nor a data column's name
+    (``value_g``, ``ci_low``) as its heading: the cards and monsters go by their names, the
+    columns in words. Before, 24 tables showed 19 card ids and 35 snake_case headings."""
+    from html.parser import HTMLParser
+
+    shown = load_content().display_names()
+    renamed = {i for i, n in shown.items() if n != i}
+    display = re.compile("|".join(sorted(map(re.escape, shown.values()), key=len, reverse=True)))
+
+    class Cells(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.cells, self.open = [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag in ("th", "td"):
+                self.open = [tag, ""]
+
+        def handle_data(self, data):
+            if self.open:
+                self.open[1] += data
+
+        def handle_endtag(self, tag):
+            if self.open and tag == self.open[0]:
+                self.cells.append(tuple(self.open))
+                self.open = None
+
+    page = Cells()
+    page.feed((quick / "report.html").read_text())
+    assert len(page.cells) > 500
+    ids = [(tag, text) for tag, text in page.cells  # an id in a dotted key (bloodsucker.hp) is the key's
+           if set(re.findall(r"(?<![\w.])[a-z][a-z0-9_]*(?![\w.])", display.sub("", text))) & renamed]
+    assert not ids, ids[:10]
+    columns = [text for tag, text in page.cells if tag == "th" and re.search(r"[a-z]_[a-z]", text)]
+    assert not columns, columns
+
+
 @pytest.mark.browser
 def test_the_page_shows_every_chart_with_the_png_files_gone(quick, browser, tmp_path):
     """A designer mails report.html alone: in a real browser, from a folder with no
