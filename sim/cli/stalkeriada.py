@@ -41,8 +41,8 @@ def stalkeriada(
     workers: Workers = None,
     content: ContentDir = None,
     rollouts: Annotated[Optional[int], typer.Option(
-        help="The search seat's rollouts per setting before each of his turns (default 8); more plays stronger and "
-             "slower.")] = None,
+        help="The search seat's rollouts per setting before each of his turns (default 8); his time grows with "
+             "it (docs: guide/strategies.md, the search player).")] = None,
     horizon: Annotated[Optional[int], typer.Option(
         help="The search seat's rounds per rollout (default 10).")] = None,
 ):
