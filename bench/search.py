@@ -58,6 +58,7 @@ def main():
         positions.append((g.copy(), rng.copy()))
         if g[K.H_WINNER] >= 0:
             break
+
     def search_all():
         for position, state in positions:
             K.choose(position, 0, 0, state, cfg, squares, prices, fns, params, n, 0, search, menu, scratch)

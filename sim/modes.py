@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from importlib import import_module
 
 BASE_FILES = ("rules.toml", "characters.toml", "items.toml", "monsters.toml")
+"""The content files every mode's stalkers, items and monsters come from (``sim.content.schema.FILES``)."""
 SEARCH = "search"
 """The seat name of a mode's search player (``Mode.search``)."""
-"""The content files every mode's stalkers, items and monsters come from (``sim.content.schema.FILES``)."""
 
 
 def resolve(target: str):
@@ -218,8 +218,8 @@ MODES = {mode.name: mode for mode in (
             "cautious": "strategies.stalkeriada:CAUTIOUS", "greedy": "strategies.stalkeriada:GREEDY",
             "jelly": "strategies.stalkeriada:JELLY", "rush": "strategies.stalkeriada:RUSH"}),
         default_strategy="cautious", valuation="sim.economy.context:table_scenario", valuation_trials=2_000,
-        tuned="sim.run.tuned_planner:listing", search="strategies.stalkeriada:search_listing", loadout=False, table=True, headline="sim.run.headline:Stalkeriada",
-        report_steps=True),
+        tuned="sim.run.tuned_planner:listing", search="strategies.stalkeriada:search_listing", loadout=False,
+        table=True, headline="sim.run.headline:Stalkeriada", report_steps=True),
 )}
 """Every mode by name."""
 

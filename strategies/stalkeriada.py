@@ -20,8 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from sim.modes import SEARCH
-
 from sim.kernels.stalkeriada import (
     BUY_NUT, BUY_OZK, BUY_PLIERS, D_BUY, D_FENCE, D_JELLY, D_SELL, D_SLIDE, D_STEP, DECISION,
     DEVILS_CABBAGE, EMPTY_CONTAINER, FENCE, FIRE_FLUFF, FLIP, FULL_CONTAINER, GAP, GATE, GOLDEN_BALL,
@@ -33,6 +31,7 @@ from sim.kernels.stalkeriada import (
     S_OZK, S_PLIERS, S_WHERE, STEP_EXIT, STEP_NUT, STOP, SWAMP_2, SWAMP_3, TRAP, CORRIDOR,
     S_CONTAINER_AT, carried_container, has_loot, is_up, load, lying, neighbour, occupant, seat_base, tile,
 )
+from sim.modes import SEARCH
 
 PLANNER_PARAMS = ("pliers", "ozk", "nuts", "reserve", "home_at", "jelly", "sell_min", "throw")
 P_PLIERS, P_OZK, P_NUTS, P_RESERVE, P_HOME_AT, P_JELLY, P_SELL_MIN, P_THROW = range(8)
@@ -315,12 +314,8 @@ RUSH = planner_strategy("rush", "buys nothing but the exit visa; goes home with 
 SEARCH_MENU = (JELLY, CAUTIOUS, GREEDY, RUSH)  # the shipped settings; he starts each game on the first (the best alone)
 ROLLOUTS = 8  # rollouts per setting of the menu, before each of his turns
 HORIZON = 10  # rounds each rollout plays on
-
-
-ORDER_WORTH = (250, 750)
-
-
-SWITCH_Z = 2.0
+ORDER_WORTH = (250, 750)  # a jelly order in his rollouts' score, per mille of its reward: container empty, full
+SWITCH_Z = 2.0  # standard errors by which another setting must beat his to be taken
 
 
 def search_player(menu, *, rollouts=ROLLOUTS, horizon=HORIZON, order_worth=ORDER_WORTH, switch_z=SWITCH_Z,

@@ -322,8 +322,6 @@ def _check_search(seats, rollouts, horizon):
         if value is not None and SEARCH not in seats:
             raise UsageProblem(f"{option}: no search seat at the table; add search to --players, e.g. "
                                "search,cautious,greedy")
-    if sum(p == SEARCH for p in seats) > 1:
-        raise UsageProblem("--players: search is seated more than once; seat at most one search player")
     if SEARCH in seats and TUNED in seats:
         raise UsageProblem("--players: tuned and search at one table; the planner would be tuned on the search "
                            "player's games, each a search: seat one of them")

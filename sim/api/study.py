@@ -51,8 +51,9 @@ def report(out="results/report", *, quick=False, baseline=None, resume=False, th
                         f"seed {study.settings['seed']}, {'quick' if quick else 'full'} trial counts of report.toml "
                         "(run times are in `manifest.json`). Numbers come with 95% intervals; figures name the "
                         "assumed [A] values they rest on (`zonesim validate` lists them all).")}
-    look, findings = first_look(sections, study, game.display_names())
-    md, html = write_report(out, [look, *sections], header, game.display_names())
+    names = game.display_names()
+    look, findings = first_look(sections, study, names)
+    md, html = write_report(out, [look, *sections], header, names)
     write_json(out / "findings.json", [f.to_json() for f in findings])
     write_json(out / "manifest.json", manifest(
         ["zonesim", *sys.argv[1:]], content_dir=str(game.directory), content_hash=game.digest, quick=quick,

@@ -97,7 +97,7 @@ def search_setting(players, width):
     settings padded to ``width`` parameters; ``search[0]`` is -1 with none."""
     searching = [i for i, p in enumerate(players) if p.menu]
     if len(searching) > 1:
-        raise LoadoutError(f"--players: {len(searching)} search players; seat at most one")
+        raise LoadoutError(f"--players: {len(searching)} search players; seat at most one search player")
     menu = np.zeros((1, width))
     if not searching:
         return np.array([-1, 0, 0, 0, 0, 0], np.int64), menu
